@@ -1,0 +1,54 @@
+// swift-tools-version:5.10
+// daybook: a plain-text research diary toolkit for the command line.
+import PackageDescription
+
+let package = Package(
+    name: "daybook",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "daybook", targets: ["daybook"]),
+        .library(name: "DaybookCore", targets: ["DaybookCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCmarkGFM",
+            pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibGit2",
+            pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .target(
+            name: "DaybookCore",
+            dependencies: [
+                "CCmarkGFM", "CLibGit2", "CPCRE2",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            resources: [.copy("Templates/Builtin")]
+        ),
+        .executableTarget(
+            name: "daybook",
+            dependencies: [
+                "DaybookCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "DaybookCoreTests", dependencies: ["DaybookCore"]),
+        .testTarget(name: "DaybookCLITests", dependencies: ["DaybookCore"]),
+    ]
+)

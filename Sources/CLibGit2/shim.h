@@ -1,0 +1,2 @@
+// libgit2's public API.
+#include <git2.h>

@@ -1,0 +1,84 @@
+// `check`: everything that can be wrong in a diary, gathered from every part of daybook.
+import Foundation
+
+/// One kind of check. Each part of daybook (entries, codings, strokes, templates, sync) adds its own
+/// to `DiaryChecks.all`.
+public protocol DiaryCheck {
+    /// Problems found; `entries` are the entries that parsed.
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic]
+    /// Repairs what is safe to repair; returns what it did.
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String]
+}
+
+extension DiaryCheck {
+    public func fix(in diary: Diary, entries: [Entry]) throws -> [String] { [] }
+}
+
+public enum DiaryChecks {
+    nonisolated(unsafe) public static var all: [DiaryCheck] = [ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck()]
+
+    /// Runs every check: entry problems first, then the others in order.
+    public static func run(_ diary: Diary, fix: Bool) throws -> (problems: [Diagnostic], fixed: [String]) {
+        var problems: [Diagnostic] = []
+        var entries: [Entry] = []
+        for rel in diary.entryFiles() {
+            let o = diary.readEntry(rel)
+            if let e = o.entry { entries.append(e) } else { problems += o.problems.map { Diagnostic($0, severity: .error) } }
+        }
+        var fixed: [String] = []
+        for check in all {
+            if fix { fixed += try check.fix(in: diary, entries: entries) }
+            problems += try check.problems(in: diary, entries: entries)
+        }
+        return (problems, fixed)
+    }
+}
+
+/// Conflict copies that sync left beside an entry, until the user removes them.
+struct ConflictCopiesCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        diary.conflictCopies().map {
+            Diagnostic(.error, "a conflict copy from sync: compare it with the entry, keep what you want, then delete it",
+                       at: SourceLocation(path: diary.displayPath($0)))
+        }
+    }
+}
+
+/// Temporary files of a write that was killed before its rename.
+struct LeftoverFilesCheck: DiaryCheck {
+    func leftovers(_ diary: Diary) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: diary.entriesFolder.path) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            if p.hasSuffix(AtomicFile.temporarySuffix) { out.append("entries/" + p) }
+        }
+        return out
+    }
+
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        leftovers(diary).map { Diagnostic(.warning, "a temporary file left by an interrupted write (check --fix removes it)", at: SourceLocation(path: diary.displayPath($0))) }
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        let lock = try DiaryLock(stateFolder: diary.stateFolder)
+        defer { _ = lock }
+        return leftovers(diary).compactMap { rel in
+            (try? FileManager.default.removeItem(at: diary.url(rel))) != nil ? "removed \(diary.displayPath(rel))" : nil
+        }
+    }
+}
+
+/// Changes in the folder that no commit holds yet.
+struct UncommittedCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        try diary.repository().pendingChanges().map {
+            Diagnostic(.warning, "not committed yet (\($0.kind == .deleted ? "deleted" : $0.kind == .added ? "new" : "changed")); the next daybook change or check --fix commits it",
+                       at: SourceLocation(path: diary.displayPath($0.path)))
+        }
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        let change = try Change(diary)
+        return change.outsideCommit.map { ["committed edits made outside daybook as \($0.prefix(7))"] } ?? []
+    }
+}

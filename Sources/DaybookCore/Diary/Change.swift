@@ -1,0 +1,93 @@
+// A mutating command's unit of work: hold the lock, commit outside edits apart, write, commit once.
+import Foundation
+
+public final class Change {
+    public let diary: Diary
+    public let repository: Repository
+    private let lock: DiaryLock
+    private var touched: [String] = []
+    /// The commit of outside edits made before this change, if there were any.
+    public private(set) var outsideCommit: String?
+
+    /// Takes the diary lock and commits edits made outside daybook (all pending changes except
+    /// `excluding`) as their own commit.
+    public init(_ diary: Diary, excluding: Set<String> = []) throws {
+        self.diary = diary
+        lock = try DiaryLock(stateFolder: diary.stateFolder)
+        repository = try diary.repository()
+        let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
+        if !pending.isEmpty {
+            outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
+        }
+    }
+
+    static func outsideMessage(_ pending: [PendingChange]) -> String {
+        let entries = Set(pending.map(\.path).filter(Diary.isEntryPath)).count
+        let others = pending.count - entries
+        var parts: [String] = []
+        if entries > 0 { parts.append("\(entries) entr\(entries == 1 ? "y" : "ies")") }
+        if others > 0 { parts.append("\(others) other file\(others == 1 ? "" : "s")") }
+        var lines = ["edit outside daybook: " + parts.joined(separator: ", "), ""]
+        lines += pending.prefix(50).map { "\($0.kind == .deleted ? "deleted" : $0.kind == .added ? "added" : "changed"): \($0.path)" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Writes a file atomically and remembers it for the commit.
+    public func write(_ data: Data, to rel: String) throws {
+        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
+        try AtomicFile.write(data, to: diary.url(rel))
+        touched.append(rel)
+    }
+
+    public func write(_ text: String, to rel: String) throws {
+        try write(Data(text.utf8), to: rel)
+    }
+
+    /// Rewrites a file only if it still holds `expected` (what the caller read); if something else
+    /// changed it meanwhile, stops instead of overwriting.
+    public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
+        let current = FileManager.default.contents(atPath: diary.url(rel).path)
+        guard current == expected else {
+            throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten, run the command again",
+                                  at: SourceLocation(path: diary.displayPath(rel)))
+        }
+        try write(data, to: rel)
+    }
+
+    /// Copies an outside file into the diary.
+    public func copy(_ source: URL, to rel: String) throws {
+        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
+        try AtomicFile.copy(from: source, to: diary.url(rel))
+        touched.append(rel)
+    }
+
+    /// Removes a file or folder (git keeps it).
+    public func remove(_ rel: String) throws {
+        let url = diary.url(rel)
+        if FileManager.default.fileExists(atPath: url.path) {
+            do { try FileManager.default.removeItem(at: url) } catch {
+                throw DaybookError.io("cannot remove: \(error.localizedDescription)", at: SourceLocation(path: diary.displayPath(rel)))
+            }
+        }
+        touched.append(rel)
+        // Empty month and year folders go too.
+        var dir = url.deletingLastPathComponent()
+        while dir.path.hasPrefix(diary.entriesFolder.path + "/"),
+              (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.isEmpty == true {
+            try? FileManager.default.removeItem(at: dir)
+            dir = dir.deletingLastPathComponent()
+        }
+    }
+
+    /// Marks a path as changed by this command without writing it (the caller wrote it).
+    public func touch(_ rel: String) { touched.append(rel) }
+
+    public var hasChanges: Bool { !touched.isEmpty }
+
+    /// Commits everything this change wrote, in one commit. Nil when nothing differs.
+    @discardableResult
+    public func commit(_ message: String) throws -> String? {
+        guard !touched.isEmpty else { return nil }
+        return try repository.commit(paths: touched, message: message)
+    }
+}

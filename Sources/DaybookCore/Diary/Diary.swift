@@ -1,0 +1,192 @@
+// A diary: its folder, its settings, its entries on disk and its repository.
+import Foundation
+
+public final class Diary {
+    /// The diary folder (symlinks resolved).
+    public let root: URL
+    public let config: DiaryConfig
+    public let clock: Clock
+    /// The folder paths are shown relative to (the current directory).
+    public let workingDirectory: URL
+
+    public var entriesFolder: URL { root.appendingPathComponent("entries") }
+    public var stateFolder: URL { root.appendingPathComponent(".daybook") }
+    public var configFile: URL { root.appendingPathComponent("daybook.yml") }
+    public var codebookFile: URL { root.appendingPathComponent("codebook.yml") }
+    public var templatesFolder: URL { root.appendingPathComponent("templates") }
+
+    public static let gitignore = ".daybook/\n*" + AtomicFile.temporarySuffix + "\n"
+
+    public init(root: URL, config: DiaryConfig, clock: Clock, workingDirectory: URL) {
+        self.root = root
+        self.config = config
+        self.clock = clock
+        self.workingDirectory = workingDirectory
+    }
+
+    // MARK: Finding and opening
+
+    /// Where the diary is, in the order of SPEC §2: `--diary`, `DAYBOOK_DIR`, the nearest folder
+    /// with a daybook.yml at or above the working directory, `~/daybook`.
+    public static func locate(explicit: String?, environment env: [String: String], workingDirectory cwd: URL) -> (url: URL, isDefault: Bool) {
+        if let explicit, !explicit.isEmpty { return (absolute(explicit, cwd), false) }
+        if let dir = env["DAYBOOK_DIR"], !dir.isEmpty { return (absolute(dir, cwd), false) }
+        var dir = cwd.standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("daybook.yml").path) { return (dir, false) }
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { break }
+            dir = parent
+        }
+        let home = env["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return (home.appendingPathComponent("daybook"), true)
+    }
+
+    static func absolute(_ path: String, _ cwd: URL) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded).standardizedFileURL
+            : cwd.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    public static func exists(at url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("daybook.yml").path)
+    }
+
+    /// Opens the diary at `url`, reading daybook.yml.
+    public static func open(_ url: URL, environment env: [String: String], workingDirectory: URL) throws -> Diary {
+        let root = url.resolvingSymlinksInPath()
+        let configURL = root.appendingPathComponent("daybook.yml")
+        guard let data = FileManager.default.contents(atPath: configURL.path) else {
+            throw DaybookError.input("no diary at \(url.path) (no daybook.yml there): create one with `daybook init \(url.path)`")
+        }
+        let display = displayPath(configURL, relativeTo: workingDirectory)
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
+        var config = try DiaryConfig.parse(text, path: display)
+        if !text.contains("timezone:"), let tz = env["TZ"].flatMap(TimeZone.init(identifier:)) { config.timeZone = tz }
+        let clock = try Clock.fromEnvironment(env, timeZone: config.timeZone)
+        return Diary(root: root, config: config, clock: clock, workingDirectory: workingDirectory)
+    }
+
+    /// Creates a diary: folder (0700), daybook.yml, .gitignore, a repository on the configured
+    /// default branch, and a first commit. Returns false when one was there already.
+    @discardableResult
+    public static func create(at url: URL, name: String?) throws -> Bool {
+        if exists(at: url) { return false }
+        let old = umask(0o077)
+        defer { umask(old) }
+        try AtomicFile.makeDirectory(url)
+        let root = url.resolvingSymlinksInPath()
+        let title = name ?? "My diary"
+        let yml = """
+        # daybook settings: see `man daybook` (every key is optional)
+        name: \(YAMLWriter.scalar(title))
+        week_start: monday
+        mood: {min: 1, max: 5}
+        streak: {goal: daily}
+
+        """
+        try AtomicFile.write(yml, to: root.appendingPathComponent("daybook.yml"))
+        let ignore = root.appendingPathComponent(".gitignore")
+        if !FileManager.default.fileExists(atPath: ignore.path) { try AtomicFile.write(gitignore, to: ignore) }
+        let repo: Repository
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path) {
+            repo = try Repository.open(root)
+        } else {
+            repo = try Repository.create(root, branch: Repository.defaultBranchName())
+        }
+        try repo.commit(paths: ["daybook.yml", ".gitignore"], message: "init: \(title)")
+        return true
+    }
+
+    // MARK: Paths
+
+    /// A path as the user should see it: relative to the working directory when the file is
+    /// below it, else absolute.
+    public static func displayPath(_ url: URL, relativeTo cwd: URL) -> String {
+        let p = url.path, c = cwd.standardizedFileURL.path
+        if c == "/" { return p }
+        if p.hasPrefix(c + "/") { return String(p.dropFirst(c.count + 1)) }
+        let real = cwd.resolvingSymlinksInPath().path
+        if p.hasPrefix(real + "/") { return String(p.dropFirst(real.count + 1)) }
+        return p
+    }
+
+    public func displayPath(_ relative: String) -> String {
+        Diary.displayPath(root.appendingPathComponent(relative), relativeTo: workingDirectory)
+    }
+
+    public func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    /// The relative path of an entry with this id and date.
+    public static func entryPath(id: String, day: LocalDay) -> String {
+        String(format: "entries/%04d/%02d/", day.year, day.month) + id + ".md"
+    }
+
+    /// Whether a path (relative to the diary) is an entry file: `entries/YYYY/MM/<id>.md`,
+    /// not a conflict copy.
+    public static func isEntryPath(_ rel: String) -> Bool {
+        let parts = rel.split(separator: "/")
+        guard parts.count == 4, parts[0] == "entries", parts[3].hasSuffix(".md"), !parts[3].hasPrefix(".") else { return false }
+        return !parts[3].contains(".conflict-")
+    }
+
+    public func repository() throws -> Repository {
+        try Repository.open(root)
+    }
+
+    // MARK: Entries on disk
+
+    /// Every entry file (relative paths), sorted by path.
+    public func entryFiles() -> [String] {
+        var out: [String] = []
+        let fm = FileManager.default
+        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return [] }
+        for y in years.sorted() where !y.hasPrefix(".") {
+            guard let months = try? fm.contentsOfDirectory(atPath: entriesFolder.appendingPathComponent(y).path) else { continue }
+            for m in months.sorted() where !m.hasPrefix(".") {
+                let dir = "entries/\(y)/\(m)"
+                guard let files = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(dir).path) else { continue }
+                for f in files.sorted() {
+                    let rel = dir + "/" + f
+                    if Diary.isEntryPath(rel) { out.append(rel) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Conflict copies left by sync (`<id>.conflict-<hash>.md`).
+    public func conflictCopies() -> [String] {
+        let fm = FileManager.default
+        guard let e = fm.enumerator(atPath: entriesFolder.path) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            if p.hasSuffix(".md"), (p as NSString).lastPathComponent.contains(".conflict-") { out.append("entries/" + p) }
+        }
+        return out.sorted()
+    }
+
+    public var parser: EntryParser { EntryParser(config: config) }
+
+    /// Reads one entry file.
+    public func readEntry(_ rel: String) -> EntryParser.Outcome {
+        let url = self.url(rel)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
+        }
+        let ink = FileManager.default.fileExists(atPath: String(url.path.dropLast(3)) + ".strokes.json")
+        return parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: ink)
+    }
+
+    /// Every readable entry, oldest first; unreadable ones become diagnostics.
+    public func loadEntries(diagnostics: inout [Diagnostic]) -> [Entry] {
+        var entries: [Entry] = []
+        for rel in entryFiles() {
+            let outcome = readEntry(rel)
+            if let e = outcome.entry { entries.append(e) }
+            else { diagnostics += outcome.problems.map { Diagnostic($0) } }
+        }
+        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
+        return entries
+    }
+}

@@ -1,0 +1,38 @@
+// A coding: a code applied to the whole entry, or to a quoted segment of its body.
+import Foundation
+
+public struct Coding: Equatable, Hashable, Sendable {
+    public enum Source: Equatable, Hashable, Sendable {
+        case frontMatter
+        /// A highlighter stroke of the entry's stroke file, by index.
+        case ink(stroke: Int)
+    }
+
+    public var code: String
+    public var quote: String?
+    public var occurrence: Int?
+    public var memo: String?
+    public var coder: String?
+    public var source: Source
+
+    public init(code: String, quote: String? = nil, occurrence: Int? = nil, memo: String? = nil,
+                coder: String? = nil, source: Source = .frontMatter) {
+        self.code = code
+        self.quote = quote
+        self.occurrence = occurrence
+        self.memo = memo
+        self.coder = coder
+        self.source = source
+    }
+
+    /// The coding as a JSON object (absent fields omitted).
+    public var json: JSONValue {
+        var o: [(String, JSONValue)] = [("code", .string(code))]
+        if let quote { o.append(("quote", .string(quote))) }
+        if let occurrence { o.append(("occurrence", .int(occurrence))) }
+        if let memo { o.append(("memo", .string(memo))) }
+        if let coder { o.append(("coder", .string(coder))) }
+        if case let .ink(i) = source { o.append(("stroke", .int(i))) }
+        return .object(o)
+    }
+}

@@ -1,0 +1,248 @@
+// An entry as daybook reads it: the front matter's known keys, the other fields, and the body.
+import Foundation
+import Yams
+
+public struct Entry: Sendable {
+    /// The file name without `.md`: the entry's stable name.
+    public var id: String
+    /// Path relative to the diary (`entries/2026/11/<id>.md`).
+    public var path: String
+    public var date: LocalDateTime
+    public var title: String
+    /// Front-matter tags, lowercase, as written.
+    public var frontTags: [String]
+    /// `#tags` of the body's prose, lowercase.
+    public var inlineTags: [String]
+    public var mood: Int?
+    public var template: String?
+    /// Every other front-matter key, in the order written.
+    public var fields: [(String, JSONValue)]
+    public var codings: [Coding]
+    public var body: String
+    /// The file line on which the body starts.
+    public var bodyStartLine: Int
+    public var words: Int
+    public var hasInk: Bool
+
+    /// Front-matter and inline tags, without repeats.
+    public var tags: [String] {
+        var seen = Set<String>()
+        return (frontTags + inlineTags).filter { seen.insert($0).inserted }
+    }
+
+    public func field(_ key: String) -> JSONValue? {
+        switch key {
+        case "date": return .string(date.description)
+        case "title": return .string(title)
+        case "mood": return mood.map(JSONValue.int)
+        case "template": return template.map(JSONValue.string)
+        case "tags": return .array(tags.map(JSONValue.string))
+        default: return fields.first { $0.0 == key }?.1
+        }
+    }
+
+    /// The JSON shape of SPEC §3 (`ls --json`, `show --json`, exports).
+    public func json(includeBody: Bool = false) -> JSONValue {
+        var o: [(String, JSONValue)] = [
+            ("id", .string(id)), ("path", .string(path)), ("date", .string(date.description)),
+            ("title", .string(title)), ("tags", .array(tags.map(JSONValue.string))),
+            ("mood", mood.map(JSONValue.int) ?? .null), ("template", template.map(JSONValue.string) ?? .null),
+            ("fields", .object(fields)), ("codes", .array(codings.map(\.json))),
+            ("words", .int(words)), ("has_ink", .bool(hasInk)),
+        ]
+        if includeBody { o.append(("body", .string(body))) }
+        return .object(o)
+    }
+}
+
+/// Reads entry files. Problems come back as a list, so `check` can show them all.
+public struct EntryParser {
+    public var config: DiaryConfig
+
+    public init(config: DiaryConfig) {
+        self.config = config
+    }
+
+    public struct Outcome {
+        public var entry: Entry?
+        public var problems: [DaybookError]
+    }
+
+    /// Parses the bytes of the entry file at `relativePath`; `displayPath` names it in messages.
+    public func parse(_ data: Data, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
+        guard let text = String(validatingUTF8Data: data) else {
+            return Outcome(entry: nil, problems: [EntryParser.utf8Error(data, path: displayPath)])
+        }
+        let doc: EntryText
+        do { doc = try EntryText(text, path: displayPath) } catch let e as DaybookError {
+            return Outcome(entry: nil, problems: [e])
+        } catch { return Outcome(entry: nil, problems: [.input("\(error)", at: SourceLocation(path: displayPath))]) }
+        return parse(doc, relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+    }
+
+    public func parse(_ doc: EntryText, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
+        var problems: [DaybookError] = []
+        func problem(_ node: Node?, _ message: String) {
+            let loc = node.map { YAML.location(of: $0, path: displayPath, lineOffset: 1) } ?? SourceLocation(path: displayPath, line: 1, column: 1)
+            problems.append(.input(message, at: loc))
+        }
+        let root: Node?
+        do { root = try YAML.compose(doc.yaml, path: displayPath, lineOffset: 1) } catch let e as DaybookError {
+            return Outcome(entry: nil, problems: [e])
+        } catch { return Outcome(entry: nil, problems: [.input("\(error)", at: SourceLocation(path: displayPath))]) }
+
+        var mapping: Node.Mapping?
+        if let root {
+            if case let .mapping(m) = root { mapping = m } else { problem(root, "the front matter must be a mapping of keys to values") }
+        }
+        var date: LocalDateTime?
+        var title: String?
+        var frontTags: [String] = []
+        var mood: Int?
+        var template: String?
+        var fields: [(String, JSONValue)] = []
+        var codings: [Coding] = []
+        var seenKeys = Set<String>()
+        for (keyNode, value) in mapping ?? Node.Mapping([]) {
+            guard let key = keyNode.string else { problem(keyNode, "a key must be text"); continue }
+            if !seenKeys.insert(key).inserted { problem(keyNode, "the key `\(key)` appears twice") }
+            switch key {
+            case "date":
+                guard let s = value.scalar?.string, let d = LocalDateTime.parse(s, timeZone: config.timeZone) else {
+                    problem(value, "`date` must be an ISO 8601 date-time such as 2026-11-21T22:40:00+01:00 (got `\(value.scalar?.string ?? "a \(kindName(value))")`)")
+                    continue
+                }
+                date = d
+            case "title":
+                guard let s = value.scalar?.string else { problem(value, "`title` must be text"); continue }
+                title = s
+            case "tags":
+                var items: [Node] = []
+                switch value {
+                case let .sequence(seq): items = Array(seq)
+                case .scalar: if YAML.value(value) != .null { items = [value] }
+                default: problem(value, "`tags` must be a list of tags"); continue
+                }
+                for item in items {
+                    guard let raw = item.scalar?.string else { problem(item, "a tag must be text"); continue }
+                    let t = Tag.normalize(raw)
+                    if Tag.isValid(t) { if !frontTags.contains(t) { frontTags.append(t) } }
+                    else { problem(item, "`\(raw)` is not a tag: use letters, digits, _, - and /") }
+                }
+            case "mood":
+                if YAML.value(value) == .null { continue }
+                guard case let .int(m) = YAML.value(value) else { problem(value, "`mood` must be an integer from \(config.moodMin) to \(config.moodMax)"); continue }
+                if m < config.moodMin || m > config.moodMax {
+                    problem(value, "mood \(m) is off the scale \(config.moodMin)–\(config.moodMax)")
+                    continue
+                }
+                mood = m
+            case "template":
+                guard let s = value.scalar?.string else { problem(value, "`template` must be a name"); continue }
+                template = s
+            case "codes":
+                codings = parseCodings(value, problem: problem)
+            default:
+                fields.append((key, YAML.value(value)))
+            }
+        }
+        if date == nil && !problems.contains(where: { $0.message.hasPrefix("`date`") }) {
+            problems.append(.input("the front matter has no `date` (add a line such as `date: 2026-11-21T10:30:00+01:00`)",
+                                   at: SourceLocation(path: displayPath, line: 1, column: 1)))
+        }
+        guard problems.isEmpty, let date else { return Outcome(entry: nil, problems: problems) }
+
+        let body = doc.body
+        let prose = Prose(markdown: body)
+        let resolvedTitle = title ?? prose.firstHeading ?? EntryParser.firstLine(of: body)
+        let name = (relativePath as NSString).lastPathComponent
+        let id = name.hasSuffix(".md") ? String(name.dropLast(3)) : name
+        let entry = Entry(id: id, path: relativePath, date: date, title: resolvedTitle, frontTags: frontTags,
+                          inlineTags: prose.inlineTags, mood: mood, template: template, fields: fields,
+                          codings: codings, body: body, bodyStartLine: doc.bodyStartLine, words: prose.words, hasInk: hasInk)
+        return Outcome(entry: entry, problems: [])
+    }
+
+    func parseCodings(_ value: Node, problem: (Node?, String) -> Void) -> [Coding] {
+        guard case let .sequence(seq) = value else {
+            if YAML.value(value) != .null { problem(value, "`codes` must be a list of codings") }
+            return []
+        }
+        var out: [Coding] = []
+        for item in seq {
+            switch item {
+            case let .scalar(s):
+                out.append(Coding(code: s.string.lowercased()))
+            case let .mapping(m):
+                var c = Coding(code: "")
+                var ok = true
+                for (k, v) in m {
+                    let key = k.string ?? ""
+                    switch key {
+                    case "code": c.code = (v.string ?? "").lowercased()
+                    case "quote": c.quote = v.scalar?.string
+                    case "occurrence":
+                        guard let n = v.int, n >= 1 else { problem(v, "`occurrence` must be a whole number from 1"); ok = false; continue }
+                        c.occurrence = n
+                    case "memo": c.memo = v.scalar?.string
+                    case "coder": c.coder = v.scalar?.string
+                    default: problem(k, "unknown key `\(key)` in a coding (known: code, quote, occurrence, memo, coder)"); ok = false
+                    }
+                }
+                if c.code.isEmpty { problem(item, "a coding needs a `code`"); ok = false }
+                else if !Tag.isValid(c.code) { problem(item, "`\(c.code)` is not a code name: use letters, digits, _, - and /"); ok = false }
+                if ok { out.append(c) }
+            default:
+                problem(item, "a coding is a code name or a mapping with `code` and `quote`")
+            }
+        }
+        return out
+    }
+
+    func kindName(_ n: Node) -> String {
+        switch n {
+        case .mapping: return "mapping"
+        case .sequence: return "list"
+        default: return "value"
+        }
+    }
+
+    /// The first non-blank line of the body, without Markdown's leading markers, at most 80 characters.
+    public static func firstLine(of body: String) -> String {
+        for line in body.split(whereSeparator: \.isNewline) {
+            var t = line.trimmingCharacters(in: .whitespaces)
+            while let f = t.first, "#>-*".contains(f) { t = String(t.dropFirst()).trimmingCharacters(in: .whitespaces) }
+            if !t.isEmpty { return t.count > 80 ? String(t.prefix(80)) : t }
+        }
+        return ""
+    }
+
+    /// The line and column of the first byte that is not UTF-8.
+    public static func utf8Error(_ data: Data, path: String) -> DaybookError {
+        var line = 1, col = 1
+        var i = data.startIndex
+        while i < data.endIndex {
+            let b = data[i]
+            var len = 0
+            if b < 0x80 { len = 1 } else if b & 0xE0 == 0xC0 { len = 2 } else if b & 0xF0 == 0xE0 { len = 3 } else if b & 0xF8 == 0xF0 { len = 4 }
+            var valid = len > 0 && i + len <= data.endIndex
+            if valid, len > 1 { for k in 1..<len where data[i + k] & 0xC0 != 0x80 { valid = false } }
+            if valid, len > 1, String(data: data[i..<(i + len)], encoding: .utf8) == nil { valid = false }
+            if !valid {
+                return .input(String(format: "the file is not UTF-8 (byte 0x%02X); convert it, e.g. with iconv -f latin1 -t utf-8", b),
+                              at: SourceLocation(path: path, line: line, column: col))
+            }
+            if b == 0x0A { line += 1; col = 1 } else { col += 1 }
+            i += len
+        }
+        return .input("the file is not UTF-8", at: SourceLocation(path: path))
+    }
+}
+
+extension String {
+    /// Decodes UTF-8, refusing invalid bytes instead of replacing them.
+    public init?(validatingUTF8Data data: Data) {
+        guard let s = String(data: data, encoding: .utf8) else { return nil }
+        self = s
+    }
+}

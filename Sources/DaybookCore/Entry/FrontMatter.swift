@@ -1,0 +1,200 @@
+// An entry file as lines: the front matter between `---` lines, and the body after it.
+import Foundation
+
+/// The text of an entry file split into lines that keep their own endings, so that editing a key
+/// leaves every other byte as it was.
+public struct EntryText: Equatable, Sendable {
+    /// Every line of the file, each with its line ending (the last may have none).
+    public private(set) var lines: [String]
+    /// Index of the closing `---` line (the opening one is at 0).
+    public private(set) var closing: Int
+
+    /// Splits `text`; `path` names the file in errors.
+    public init(_ text: String, path: String) throws {
+        let lines = EntryText.splitLines(text)
+        self.lines = lines
+        guard let first = lines.first, EntryText.isFence(first) else {
+            throw DaybookError.input("no front matter: an entry starts with a line `---`", at: SourceLocation(path: path, line: 1, column: 1))
+        }
+        guard let end = lines.indices.dropFirst().first(where: { EntryText.isFence(lines[$0]) }) else {
+            throw DaybookError.input("the front matter is not closed by a line `---`",
+                                     at: SourceLocation(path: path, line: lines.count, column: 1))
+        }
+        closing = end
+    }
+
+    /// Builds a new entry text from front matter lines (without fences) and a body.
+    public init(frontMatter: [String], body: String) {
+        lines = ["---\n"] + frontMatter.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } + ["---\n"]
+        closing = lines.count - 1
+        lines += EntryText.splitLines(body)
+    }
+
+    public var text: String { lines.joined() }
+
+    /// The YAML between the fences.
+    public var yaml: String { lines[1..<closing].joined() }
+
+    /// The body: everything after the closing fence.
+    public var body: String { lines[(closing + 1)...].joined() }
+
+    /// The file line (1-based) on which the body starts.
+    public var bodyStartLine: Int { closing + 2 }
+
+    /// The line ending this file uses (its first line's), for lines daybook adds.
+    public var lineEnding: String { lines.first?.hasSuffix("\r\n") == true ? "\r\n" : "\n" }
+
+    static func isFence(_ line: String) -> Bool {
+        line == "---\n" || line == "---\r\n" || line == "---" || line.trimmingCharacters(in: .whitespacesAndNewlines) == "---" && line.hasPrefix("---")
+    }
+
+    /// Splits after every `\n`, keeping the endings.
+    public static func splitLines(_ text: String) -> [String] {
+        var out: [String] = []
+        var start = text.utf8.startIndex
+        let utf8 = text.utf8
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "\n") {
+                let next = utf8.index(after: i)
+                out.append(String(text[start..<next]))
+                start = next
+            }
+            i = utf8.index(after: i)
+        }
+        if start != utf8.endIndex { out.append(String(text[start...])) }
+        return out
+    }
+
+    // MARK: Editing top-level keys in place
+
+    /// The line indices (within `lines`) a top-level key occupies: its own line and the lines
+    /// that continue its value (indented lines, block sequence items, blank lines inside).
+    public func span(of key: String) -> Range<Int>? {
+        var i = 1
+        while i < closing {
+            if EntryText.keyName(lines[i]) == key {
+                var end = i + 1
+                while end < closing, EntryText.continuesValue(lines[end]) { end += 1 }
+                // Blank lines at the end belong to what follows.
+                while end > i + 1, lines[end - 1].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { end -= 1 }
+                return i..<end
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The top-level key a line starts, if it does.
+    static func keyName(_ line: String) -> String? {
+        guard let c = line.first, !c.isWhitespace, c != "#", c != "-" else { return nil }
+        if c == "\"" || c == "'" {
+            let rest = line.dropFirst()
+            guard let close = rest.firstIndex(of: c) else { return nil }
+            let after = rest[rest.index(after: close)...]
+            return after.hasPrefix(":") ? String(rest[..<close]) : nil
+        }
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let after = line[line.index(after: colon)...]
+        guard after.isEmpty || after.first!.isWhitespace else { return nil }
+        return String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+    }
+
+    static func continuesValue(_ line: String) -> Bool {
+        guard let c = line.first else { return false }
+        if c == " " || c == "\t" || c == "\n" || c == "\r" { return true }
+        return c == "-" && (line.hasPrefix("- ") || line.hasPrefix("-\n") || line.hasPrefix("-\r"))
+    }
+
+    /// Replaces the lines of `key` with `newLines` (each without an ending), or adds them before
+    /// the closing fence when the key is absent. Every other line keeps its bytes.
+    public mutating func set(key: String, lines newLines: [String]) {
+        let span = self.span(of: key)
+        let ending = span.map { lines[$0.lowerBound].hasSuffix("\r\n") ? "\r\n" : "\n" } ?? lineEnding
+        let rendered = newLines.map { $0 + ending }
+        if let span {
+            lines.replaceSubrange(span, with: rendered)
+            closing += rendered.count - span.count
+        } else {
+            lines.insert(contentsOf: rendered, at: closing)
+            closing += rendered.count
+        }
+    }
+
+    /// Removes `key` and its value lines; does nothing when it is absent.
+    public mutating func remove(key: String) {
+        guard let span = self.span(of: key) else { return }
+        lines.removeSubrange(span)
+        closing -= span.count
+    }
+
+    /// Replaces the body, keeping the front matter bytes.
+    public mutating func setBody(_ body: String) {
+        lines.removeSubrange((closing + 1)...)
+        lines += EntryText.splitLines(body)
+    }
+
+    /// The lines of `key` as they are now (with endings), for callers that keep a style.
+    public func currentLines(of key: String) -> [String] {
+        span(of: key).map { Array(lines[$0]) } ?? []
+    }
+}
+
+/// Writing YAML values so that they read back as the same values.
+public enum YAMLWriter {
+    /// A scalar: plain when that reads back as the same string, else double-quoted.
+    public static func scalar(_ s: String, inFlow: Bool = false) -> String {
+        needsQuotes(s, inFlow: inFlow) ? doubleQuoted(s) : s
+    }
+
+    public static func value(_ v: JSONValue, inFlow: Bool = false) -> String {
+        switch v {
+        case .null: return "null"
+        case let .bool(b): return b ? "true" : "false"
+        case let .int(i): return String(i)
+        case let .double(d): return JSONValue.format(d)
+        case let .string(s): return scalar(s, inFlow: inFlow)
+        case let .array(items): return "[" + items.map { value($0, inFlow: true) }.joined(separator: ", ") + "]"
+        case let .object(pairs):
+            return "{" + pairs.map { scalar($0.0, inFlow: true) + ": " + value($0.1, inFlow: true) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// `key: [a, b]`, the form daybook writes lists of plain values in.
+    public static func flowList(_ key: String, _ items: [String]) -> String {
+        "\(key): [" + items.map { scalar($0, inFlow: true) }.joined(separator: ", ") + "]"
+    }
+
+    static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ""]
+
+    static func needsQuotes(_ s: String, inFlow: Bool) -> Bool {
+        if reserved.contains(s.lowercased()) { return true }
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return true }
+        if first == " " || last == " " || first == "\t" { return true }
+        if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
+        if first == "." || first == "+" || CharacterSet.decimalDigits.contains(first) {
+            // Numbers, dates and times would read back as other types.
+            if Double(s) != nil || s.first!.isNumber || s.hasPrefix(".") { return true }
+        }
+        if s.contains(": ") || s.contains(" #") || s.hasSuffix(":") { return true }
+        if inFlow && s.unicodeScalars.contains(where: { ",[]{}".unicodeScalars.contains($0) }) { return true }
+        return s.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{7f}" || $0 == "\u{feff}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }
+    }
+
+    public static func doubleQuoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case let c where c.value < 0x20 || c.value == 0x7f || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" || c == "\u{feff}":
+                out += String(format: "\\u%04X", c.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,124 @@
+// WHEN expressions: `2026-11`, `yesterday`, `last week`, `3 days ago`, … as ranges of local time.
+import Foundation
+
+/// An inclusive range of local wall-clock time (seconds since 1970-01-01 on the local clock).
+public struct WallRange: Equatable, Sendable {
+    public var lower: Int
+    public var upper: Int
+
+    public init(lower: Int, upper: Int) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    init(days first: LocalDay, _ last: LocalDay) {
+        self.init(lower: first.ordinal * 86400, upper: last.ordinal * 86400 + 86399)
+    }
+
+    public var firstDay: LocalDay { LocalDay(ordinal: Int((Double(lower) / 86400).rounded(.down))) }
+    public var lastDay: LocalDay { LocalDay(ordinal: Int((Double(upper) / 86400).rounded(.down))) }
+
+    public func contains(_ t: LocalDateTime) -> Bool { t.wallSeconds >= lower && t.wallSeconds <= upper }
+}
+
+public enum DateExpression {
+    static let weekdays = ["sunday": 1, "monday": 2, "tuesday": 3, "wednesday": 4, "thursday": 5, "friday": 6, "saturday": 7,
+                           "sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7]
+
+    /// The range a WHEN expression names, relative to `clock`.
+    public static func range(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> WallRange {
+        let t = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let today = clock.today
+        switch t {
+        case "today": return WallRange(days: today, today)
+        case "yesterday": return WallRange(days: today.adding(days: -1), today.adding(days: -1))
+        case "tomorrow": return WallRange(days: today.adding(days: 1), today.adding(days: 1))
+        case "this week":
+            let s = today.startOfWeek(mondayFirst: mondayFirst)
+            return WallRange(days: s, s.adding(days: 6))
+        case "last week":
+            let s = today.startOfWeek(mondayFirst: mondayFirst).adding(days: -7)
+            return WallRange(days: s, s.adding(days: 6))
+        case "this month": return monthRange(today.year, today.month)
+        case "last month":
+            let d = LocalDay(year: today.year, month: today.month, day: 1)!.adding(months: -1)
+            return monthRange(d.year, d.month)
+        case "this year": return yearRange(today.year)
+        case "last year": return yearRange(today.year - 1)
+        default: break
+        }
+        if let wd = weekdays[t] {
+            // Its most recent past day, never today.
+            var d = today.adding(days: -1)
+            while d.weekday != wd { d = d.adding(days: -1) }
+            return WallRange(days: d, d)
+        }
+        let words = t.split(separator: " ")
+        if words.count == 3, words[2] == "ago", let n = Int(words[0]), n >= 0 {
+            let unit = words[1].hasSuffix("s") ? String(words[1].dropLast()) : String(words[1])
+            let d: LocalDay
+            switch unit {
+            case "day": d = today.adding(days: -n)
+            case "week": d = today.adding(days: -7 * n)
+            case "month": d = today.adding(months: -n)
+            case "year": d = today.adding(months: -12 * n)
+            default: throw bad(text)
+            }
+            return WallRange(days: d, d)
+        }
+        // Absolute forms.
+        let s = Substring(t)
+        if s.count == 4, let y = Int(s) { return yearRange(y) }
+        if s.count == 7, s[s.index(s.startIndex, offsetBy: 4)] == "-",
+           let y = Int(s.prefix(4)), let m = Int(s.suffix(2)), (1...12).contains(m) {
+            return monthRange(y, m)
+        }
+        if s.count == 10, let d = LocalDay.parse(s) { return WallRange(days: d, d) }
+        if s.count > 10, let dt = LocalDateTime.parse(String(s), timeZone: clock.timeZone) {
+            // A time given to the minute covers that minute; with seconds, that second.
+            let hasSeconds = s.dropFirst(11).filter { $0 == ":" }.count >= 2
+            let lower = dt.wallSeconds
+            return WallRange(lower: lower, upper: lower + (hasSeconds ? 0 : 59))
+        }
+        throw bad(text)
+    }
+
+    /// A moment for `new --date`: a WHEN expression for the day, optionally followed by `HH:MM`.
+    /// Without a time of day, the entry takes the current time of day on that day.
+    public static func moment(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> LocalDateTime {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let full = LocalDateTime.parse(trimmed, timeZone: clock.timeZone), trimmed.count > 10 { return full }
+        var parts = trimmed.split(whereSeparator: \.isWhitespace).map(String.init)
+        var secondOfDay = clock.nowLocal.secondOfDay
+        if let last = parts.last, let sod = parseTimeOfDay(last), parts.count > 1 || last.contains(":") {
+            secondOfDay = sod
+            parts.removeLast()
+            if parts.isEmpty { parts = ["today"] }
+        }
+        let range = try self.range(parts.joined(separator: " "), clock: clock, mondayFirst: mondayFirst)
+        return LocalDateTime(day: range.firstDay, secondOfDay: secondOfDay, timeZone: clock.timeZone)
+    }
+
+    /// `HH:MM` or `H:MM`, optionally with `:SS`.
+    static func parseTimeOfDay(_ s: String) -> Int? {
+        let p = s.split(separator: ":")
+        guard p.count == 2 || p.count == 3, let h = Int(p[0]), let m = Int(p[1]), p[1].count == 2,
+              (0..<24).contains(h), (0..<60).contains(m) else { return nil }
+        let sec = p.count == 3 ? Int(p[2]) ?? -1 : 0
+        guard (0..<60).contains(sec) else { return nil }
+        return h * 3600 + m * 60 + sec
+    }
+
+    static func monthRange(_ y: Int, _ m: Int) -> WallRange {
+        let first = LocalDay(year: y, month: m, day: 1)!
+        return WallRange(days: first, first.adding(days: LocalDay.daysIn(year: y, month: m) - 1))
+    }
+
+    static func yearRange(_ y: Int) -> WallRange {
+        WallRange(days: LocalDay(year: y, month: 1, day: 1)!, LocalDay(year: y, month: 12, day: 31)!)
+    }
+
+    static func bad(_ text: String) -> DaybookError {
+        .usage("cannot read the date `\(text)`: use YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD HH:MM, today, yesterday, a weekday, this/last week|month|year, or N days|weeks|months ago")
+    }
+}

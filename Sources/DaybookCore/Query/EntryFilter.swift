@@ -1,0 +1,171 @@
+// FILTERS shared by the reading commands: dates, tags, codes, mood, fields, template, ink.
+import Foundation
+
+public struct EntryFilter: Sendable {
+    public var from: String?
+    public var to: String?
+    public var on: String?
+    public var tags: [String] = []
+    public var anyTags: [String] = []
+    public var notTags: [String] = []
+    public var codes: [String] = []
+    public var mood: String?
+    public var wheres: [String] = []
+    public var template: String?
+    public var hasInk = false
+    public var onThisDay = false
+    public var last: Int?
+
+    public init() {}
+
+    /// Checks the expressions once, so matching many entries is cheap.
+    /// `expandCode` gives a code and its descendants in the codebook.
+    public func compile(clock: Clock, mondayFirst: Bool, expandCode: (String) -> Set<String> = { [$0] }) throws -> CompiledFilter {
+        var c = CompiledFilter()
+        if let from { c.lower = try DateExpression.range(from, clock: clock, mondayFirst: mondayFirst).lower }
+        if let to { c.upper = try DateExpression.range(to, clock: clock, mondayFirst: mondayFirst).upper }
+        if let on {
+            let r = try DateExpression.range(on, clock: clock, mondayFirst: mondayFirst)
+            c.lower = max(c.lower ?? r.lower, r.lower)
+            c.upper = min(c.upper ?? r.upper, r.upper)
+        }
+        c.tags = tags.map(Tag.normalize)
+        c.anyTags = anyTags.map(Tag.normalize)
+        c.notTags = notTags.map(Tag.normalize)
+        c.codeSets = codes.map { expandCode($0.lowercased()) }
+        if let mood { c.mood = try NumberCondition(mood, what: "--mood") }
+        c.wheres = try wheres.map(FieldCondition.init)
+        c.template = template
+        c.hasInk = hasInk
+        if onThisDay { let t = clock.today; c.monthDay = (t.month, t.day) }
+        if let last, last < 0 { throw DaybookError.usage("--last takes a number from 0") }
+        c.last = last
+        return c
+    }
+}
+
+public struct CompiledFilter: Sendable {
+    var lower: Int?
+    var upper: Int?
+    var tags: [String] = []
+    var anyTags: [String] = []
+    var notTags: [String] = []
+    var codeSets: [Set<String>] = []
+    var mood: NumberCondition?
+    var wheres: [FieldCondition] = []
+    var template: String?
+    var hasInk = false
+    var monthDay: (Int, Int)?
+    public var last: Int?
+
+    public init() {}
+
+    public func matches(_ e: Entry) -> Bool {
+        let wall = e.date.wallSeconds
+        if let lower, wall < lower { return false }
+        if let upper, wall > upper { return false }
+        if !tags.isEmpty || !anyTags.isEmpty || !notTags.isEmpty {
+            let all = e.tags
+            func has(_ q: String) -> Bool { all.contains { Tag.matches($0, query: q) } }
+            if !tags.allSatisfy(has) { return false }
+            if !anyTags.isEmpty && !anyTags.contains(where: has) { return false }
+            if notTags.contains(where: has) { return false }
+        }
+        for set in codeSets where !e.codings.contains(where: { c in set.contains(c.code) || set.contains { Tag.matches(c.code, query: $0) } }) {
+            return false
+        }
+        if let mood { guard let m = e.mood, mood.holds(Double(m)) else { return false } }
+        for w in wheres where !w.holds(e) { return false }
+        if let template, e.template?.lowercased() != template.lowercased() { return false }
+        if hasInk && !e.hasInk { return false }
+        if let (m, d) = monthDay, e.date.day.month != m || e.date.day.day != d { return false }
+        return true
+    }
+
+    /// The matching entries of a date-sorted list, then the last N of them.
+    public func apply(_ entries: [Entry]) -> [Entry] {
+        let hits = entries.filter(matches)
+        if let last { return Array(hits.suffix(last)) }
+        return hits
+    }
+}
+
+/// `3`, `>=4`, `<3`, `>2`, `<=2`, `2..4`.
+public struct NumberCondition: Sendable {
+    var low = -Double.infinity, high = Double.infinity
+    var lowOpen = false, highOpen = false
+
+    public init(_ text: String, what: String) throws {
+        let t = text.replacingOccurrences(of: " ", with: "")
+        func num(_ s: Substring) throws -> Double {
+            guard let d = Double(s) else { throw DaybookError.usage("\(what): cannot read `\(text)` (use 3, >=4, <3 or 2..4)") }
+            return d
+        }
+        if let r = t.range(of: "..") {
+            low = try num(t[..<r.lowerBound]); high = try num(t[r.upperBound...])
+        } else if t.hasPrefix(">=") { low = try num(t.dropFirst(2)) }
+        else if t.hasPrefix("<=") { high = try num(t.dropFirst(2)) }
+        else if t.hasPrefix(">") { low = try num(t.dropFirst()); lowOpen = true }
+        else if t.hasPrefix("<") { high = try num(t.dropFirst()); highOpen = true }
+        else if t.hasPrefix("=") { low = try num(t.dropFirst()); high = low }
+        else { low = try num(Substring(t)); high = low }
+    }
+
+    public func holds(_ v: Double) -> Bool {
+        (lowOpen ? v > low : v >= low) && (highOpen ? v < high : v <= high)
+    }
+}
+
+/// `--where`: `key=value`, `key!=value`, `key>=n`, `key<=n`, `key>n`, `key<n`, `key~regex`, `key`.
+public struct FieldCondition: @unchecked Sendable {
+    enum Op { case present, equal, notEqual, number(NumberCondition), regex(NSRegularExpression) }
+    let key: String
+    let op: Op
+    let value: String
+
+    public init(_ text: String) throws {
+        let ops = ["!=", ">=", "<=", "=", "~", ">", "<"]
+        var found: (Range<String.Index>, String)?
+        for o in ops {
+            if let r = text.range(of: o), found.map({ r.lowerBound < $0.0.lowerBound }) ?? true { found = (r, o) }
+        }
+        guard let (r, o) = found else {
+            key = text.trimmingCharacters(in: .whitespaces); op = .present; value = ""
+            guard !key.isEmpty else { throw DaybookError.usage("--where needs a key") }
+            return
+        }
+        key = String(text[..<r.lowerBound]).trimmingCharacters(in: .whitespaces)
+        value = String(text[r.upperBound...]).trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { throw DaybookError.usage("--where `\(text)`: the key is missing before `\(o)`") }
+        switch o {
+        case "=": op = .equal
+        case "!=": op = .notEqual
+        case "~":
+            do { op = .regex(try NSRegularExpression(pattern: value, options: [.caseInsensitive])) } catch {
+                throw DaybookError.usage("--where `\(text)`: invalid regular expression")
+            }
+        default: op = .number(try NumberCondition(o + value, what: "--where \(key)"))
+        }
+    }
+
+    func holds(_ e: Entry) -> Bool {
+        let v = e.field(key)
+        let values: [JSONValue]
+        switch v {
+        case nil, .some(.null): values = []
+        case let .some(.array(items)): values = items
+        case let .some(other): values = [other]
+        }
+        switch op {
+        case .present: return v != nil && v != .null
+        case .equal: return values.contains { $0.stringValue?.lowercased() == value.lowercased() }
+        case .notEqual: return !values.contains { $0.stringValue?.lowercased() == value.lowercased() }
+        case let .number(cond): return values.contains { $0.doubleValue.map(cond.holds) ?? false }
+        case let .regex(re):
+            return values.contains { item in
+                guard let s = item.stringValue else { return false }
+                return re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+// Reading YAML through Yams: positioned errors, and YAML nodes as plain values.
+import Foundation
+import Yams
+
+public enum YAML {
+    /// Composes `text` into a node tree. Errors carry `path` and the line in the file
+    /// (`lineOffset` is the number of file lines before the YAML text starts).
+    public static func compose(_ text: String, path: String, lineOffset: Int = 0) throws -> Node? {
+        do {
+            return try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw positioned(error, path: path, lineOffset: lineOffset)
+        } catch {
+            throw DaybookError.input("invalid YAML: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    static func positioned(_ error: YamlError, path: String, lineOffset: Int) -> DaybookError {
+        func at(_ mark: Mark) -> SourceLocation {
+            SourceLocation(path: path, line: mark.line + lineOffset, column: mark.column)
+        }
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            var msg = "invalid YAML: \(problem)"
+            if let context { msg += " (\(context.text))" }
+            return .input(msg, at: at(mark))
+        case let .reader(problem, _, _, _):
+            return .input("invalid YAML: \(problem)", at: SourceLocation(path: path))
+        default:
+            return .input("invalid YAML: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    /// The location of a node in the file.
+    public static func location(of node: Node, path: String, lineOffset: Int = 0) -> SourceLocation {
+        guard let mark = node.mark else { return SourceLocation(path: path) }
+        return SourceLocation(path: path, line: mark.line + lineOffset, column: mark.column)
+    }
+
+    /// A node as a plain value: resolved scalars become numbers and booleans; timestamps stay the
+    /// text they were written as.
+    public static func value(_ node: Node) -> JSONValue {
+        switch node {
+        case let .scalar(s):
+            return scalarValue(s)
+        case let .sequence(seq):
+            return .array(seq.map { value($0) })
+        case let .mapping(map):
+            return .object(map.map { (key: Node, v: Node) in (key.string ?? key.scalar?.string ?? "", value(v)) })
+        case let .alias(a):
+            return .string("*" + a.anchor.rawValue)
+        }
+    }
+
+    static func scalarValue(_ s: Node.Scalar) -> JSONValue {
+        let quoted = s.style == .singleQuoted || s.style == .doubleQuoted || s.style == .literal || s.style == .folded
+        if quoted { return .string(s.string) }
+        let node = Node.scalar(s)
+        if node.null != nil { return .null }
+        if let b = node.bool { return .bool(b) }
+        if let i = node.int { return .int(i) }
+        if let d = node.float { return .double(d) }
+        return .string(s.string)
+    }
+}

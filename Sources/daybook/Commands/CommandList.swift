@@ -1,0 +1,7 @@
+// Every subcommand, in the order `daybook --help` lists them.
+import ArgumentParser
+
+let commandList: [ParsableCommand.Type] = [
+    Init.self, New.self, Edit.self, Show.self, Ls.self, Rm.self, Attach.self,
+    Log.self, Undo.self, Restore.self, Check.self,
+]

@@ -1,0 +1,50 @@
+// `daybook edit`: open an entry in the editor, commit it when it changed.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open an entry in the editor; commit it when it changed.",
+        discussion: """
+        The editor works on the entry file itself, and no lock is held while it is open. If the \
+        front matter no longer parses, daybook says where; in a terminal it offers to reopen the \
+        editor, otherwise the file stays as the editor left it (uncommitted) and the exit status is 2.
+        """)
+
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.")
+    var entry: String
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let diary = try global.openDiary()
+        let rel = try EntryReference(diary).resolve(entry)
+        let url = diary.url(rel)
+        let before = FileManager.default.contents(atPath: url.path) ?? Data()
+        while true {
+            try Editor.open(url)
+            let after = FileManager.default.contents(atPath: url.path) ?? Data()
+            if after == before {
+                global.confirm("daybook: no change to \(diary.displayPath(rel))")
+                return
+            }
+            let outcome = diary.readEntry(rel)
+            if let entry = outcome.entry {
+                let change = try Change(diary, excluding: [rel])
+                change.touch(rel)
+                try change.commit("edit: \(entry.title)")
+                global.confirm("daybook: saved \(diary.displayPath(rel))")
+                return
+            }
+            outcome.problems.forEach { Terminal.error($0) }
+            if Terminal.stdinIsTerminal && Terminal.stderrIsTerminal {
+                Terminal.writeErr("Reopen the editor to fix it? [Y/n] ")
+                let answer = readLine()?.lowercased() ?? "n"
+                if answer.isEmpty || answer.hasPrefix("y") { continue }
+            }
+            throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(entry)` or `daybook check`",
+                                     at: SourceLocation(path: diary.displayPath(rel)))
+        }
+    }
+}

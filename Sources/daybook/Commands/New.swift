@@ -1,0 +1,83 @@
+// `daybook new`: create an entry from -m, stdin, a template or the editor.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct New: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create an entry and commit it; prints the new entry's path.",
+        discussion: """
+        The body comes from -m; else from stdin when stdin is not a terminal (no editor is opened then); \
+        else, with --no-edit, from the template; else from the editor opened on the template text. \
+        An empty body, or a template the editor left untouched, saves nothing and exits 1.
+        """)
+
+    @Argument(help: "The title (words are joined with spaces).")
+    var title: [String] = []
+    @Option(name: [.customShort("m"), .long], help: "The body text.")
+    var message: String?
+    @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).")
+    var tag: [String] = []
+    @Option(help: "Mood on the diary's scale.")
+    var mood: Int?
+    @Option(help: ArgumentHelp("When: YYYY-MM-DD HH:MM, yesterday 18:30, monday, an ISO date-time, …", valueName: "when"))
+    var date: String?
+    @Option(help: "Start from this template.")
+    var template: String?
+    @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field (repeatable).", valueName: "key=value"))
+    var fields: [String] = []
+    @Option(help: ArgumentHelp("A file to attach (repeatable).", valueName: "file"))
+    var attach: [String] = []
+    @Flag(inversion: .prefixedNo, help: "Open the editor (default: only when no body is given and stdin is a terminal).")
+    var edit: Bool?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let env = global.environment
+        Terminal.configure(color: global.color)
+        let (url, isDefault) = Diary.locate(explicit: global.diary, environment: env, workingDirectory: global.workingDirectory)
+        if !Diary.exists(at: url) {
+            guard isDefault else { _ = try global.openDiary(); return }
+            try Diary.create(at: url, name: nil)
+            Terminal.message("daybook: created the default diary at \(url.path)")
+        }
+        let diary = try global.openDiary()
+        if let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
+            throw DaybookError.usage("--mood \(mood) is off the scale \(diary.config.moodMin)–\(diary.config.moodMax)")
+        }
+        let when = try date.map { try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
+            ?? diary.clock.nowLocal
+        let titleText = title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        var draft = EntryDraft(date: when, title: titleText.isEmpty ? nil : titleText)
+        draft.tags = tag
+        draft.mood = mood
+        try draft.setFields(fields)
+        let prepared = try NewTemplate.prepare(template, diary: diary, draft: &draft, interactive: Terminal.stdinIsTerminal)
+
+        // The body, from the first source that applies.
+        var body: String
+        if let message {
+            body = message
+            if edit == true && Terminal.stdinIsTerminal { body = try Editor.edit(text: body, diary: diary) }
+        } else if !Terminal.stdinIsTerminal {
+            body = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let prepared { body = prepared }
+        } else if edit == false {
+            body = prepared ?? ""
+        } else {
+            body = try Editor.edit(text: prepared ?? "", diary: diary)
+            if let prepared, body == prepared { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
+        }
+        guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw DaybookError.nothing("daybook: the body is empty; nothing saved")
+        }
+        draft.body = body
+
+        let change = try Change(diary)
+        let rel = try EntryWriter.create(draft, in: change, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) })
+        try change.commit("new: \(draft.displayTitle)")
+        Terminal.out(diary.displayPath(rel))
+        global.confirm("daybook: saved \(diary.displayPath(rel))")
+    }
+}

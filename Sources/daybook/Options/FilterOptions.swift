@@ -1,0 +1,56 @@
+// FILTERS (SPEC §3), shared by ls, grep, stats, streak, export, tag ls, code ls, code stats.
+import ArgumentParser
+import DaybookCore
+
+struct FilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("From this date on (YYYY, YYYY-MM, YYYY-MM-DD, today, last week, 3 days ago, …).", valueName: "when"))
+    var from: String?
+    @Option(help: ArgumentHelp("Up to this date, inclusive.", valueName: "when"))
+    var to: String?
+    @Option(help: ArgumentHelp("On this date or in this period.", valueName: "when"))
+    var on: String?
+    @Option(name: [.customShort("t"), .long], help: ArgumentHelp("Has this tag (repeat: all of them); `a` finds `a/b`.", valueName: "tag"))
+    var tag: [String] = []
+    @Option(name: .customLong("any-tag"), help: ArgumentHelp("Has at least one of these tags.", valueName: "tag"))
+    var anyTag: [String] = []
+    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Has none of these tags.", valueName: "tag"))
+    var notTag: [String] = []
+    @Option(help: ArgumentHelp("Has a coding with this code or one of its descendants.", valueName: "code"))
+    var code: [String] = []
+    @Option(help: ArgumentHelp("Mood: 3, >=4, <3, 2..4.", valueName: "expr"))
+    var mood: String?
+    @Option(name: .customLong("where"), help: ArgumentHelp("Front matter: key=value, key!=value, key>=n, key<n, key~regex, key.", valueName: "expr"))
+    var wheres: [String] = []
+    @Option(help: ArgumentHelp("Made from this template.", valueName: "name"))
+    var template: String?
+    @Flag(name: .customLong("has-ink"), help: "Has a stroke file.")
+    var hasInk = false
+    @Flag(name: .customLong("on-this-day"), help: "Same month and day as today, any year.")
+    var onThisDay = false
+    @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Only the N most recent after the other filters.", valueName: "n"))
+    var last: Int?
+
+    var filter: EntryFilter {
+        var f = EntryFilter()
+        f.from = from; f.to = to; f.on = on
+        f.tags = tag; f.anyTags = anyTag; f.notTags = notTag
+        f.codes = code; f.mood = mood; f.wheres = wheres; f.template = template
+        f.hasInk = hasInk; f.onThisDay = onThisDay; f.last = last
+        return f
+    }
+
+    /// The diary's entries that pass, oldest first; unreadable entries are warned about.
+    func entries(of diary: Diary) throws -> [Entry] {
+        let compiled = try filter.compile(clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday,
+                                          expandCode: CodeExpansion.expander(diary))
+        var diags: [Diagnostic] = []
+        let all = diary.loadEntries(diagnostics: &diags)
+        Terminal.warnings(diags)
+        return compiled.apply(all)
+    }
+}
+
+/// How `--code` widens a category to its descendants (the codebook answers when there is one).
+enum CodeExpansion {
+    nonisolated(unsafe) static var expander: (Diary) -> (String) -> Set<String> = { _ in { [$0] } }
+}
