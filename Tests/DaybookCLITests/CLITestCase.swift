@@ -59,12 +59,15 @@ class CLITestCase: XCTestCase {
         try p.run()
         inPipe.fileHandleForWriting.write(Data(input.utf8))
         try inPipe.fileHandleForWriting.close()
-        var outData = Data(), errData = Data()
+        // Drain stdout on another thread so a full pipe never blocks the child.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let outBox = Box()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async { outBox.data = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let errData = errPipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        let outData = outBox.data
         p.waitUntilExit()
         return RunResult(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
     }

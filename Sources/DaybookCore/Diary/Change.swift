@@ -4,7 +4,8 @@ import Foundation
 public final class Change {
     public let diary: Diary
     public let repository: Repository
-    private let lock: DiaryLock
+    /// Held from init until commit (or until the change is dropped).
+    private var lock: DiaryLock?
     private var touched: [String] = []
     /// The commit of outside edits made before this change, if there were any.
     public private(set) var outsideCommit: String?
@@ -84,9 +85,11 @@ public final class Change {
 
     public var hasChanges: Bool { !touched.isEmpty }
 
-    /// Commits everything this change wrote, in one commit. Nil when nothing differs.
+    /// Commits everything this change wrote, in one commit, and releases the lock. Nil when
+    /// nothing differs.
     @discardableResult
     public func commit(_ message: String) throws -> String? {
+        defer { lock = nil }
         guard !touched.isEmpty else { return nil }
         return try repository.commit(paths: touched, message: message)
     }

@@ -45,7 +45,7 @@ public struct EntryText: Equatable, Sendable {
     public var lineEnding: String { lines.first?.hasSuffix("\r\n") == true ? "\r\n" : "\n" }
 
     static func isFence(_ line: String) -> Bool {
-        line == "---\n" || line == "---\r\n" || line == "---" || line.trimmingCharacters(in: .whitespacesAndNewlines) == "---" && line.hasPrefix("---")
+        line.hasPrefix("---") && line.trimmingCharacters(in: .whitespacesAndNewlines) == "---"
     }
 
     /// Splits after every `\n`, keeping the endings.
@@ -101,9 +101,10 @@ public struct EntryText: Equatable, Sendable {
     }
 
     static func continuesValue(_ line: String) -> Bool {
-        guard let c = line.first else { return false }
-        if c == " " || c == "\t" || c == "\n" || c == "\r" { return true }
-        return c == "-" && (line.hasPrefix("- ") || line.hasPrefix("-\n") || line.hasPrefix("-\r"))
+        // Bytes, not Characters: "\r\n" is a single Character in Swift.
+        guard let c = line.utf8.first else { return false }
+        if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { return true }
+        return c == UInt8(ascii: "-") && (line.hasPrefix("- ") || line.hasPrefix("-\n") || line.hasPrefix("-\r"))
     }
 
     /// Replaces the lines of `key` with `newLines` (each without an ending), or adds them before
