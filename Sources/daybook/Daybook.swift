@@ -12,11 +12,31 @@ struct Daybook: ParsableCommand {
         subcommands: commandList
     )
 
+    /// `daybook --diary X ls` works like `daybook ls --diary X`: the global options given before the
+    /// command move to the end (before a `--`), where every subcommand's option group reads them.
+    static func movingGlobalOptions(_ args: [String]) -> [String] {
+        var globals: [String] = []
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "-q" || a == "--quiet" || a.hasPrefix("--diary=") || a.hasPrefix("--color=") {
+                globals.append(a); i += 1
+            } else if (a == "--diary" || a == "--color"), i + 1 < args.count {
+                globals += [a, args[i + 1]]; i += 2
+            } else { break }
+        }
+        guard !globals.isEmpty, i < args.count else { return args }
+        var rest = Array(args[i...])
+        let end = rest.firstIndex(of: "--") ?? rest.count
+        rest.insert(contentsOf: globals, at: end)
+        return rest
+    }
+
     /// Runs the command line; exit 0 success, 1 nothing found, 2 error (SPEC §3).
     static func runMain() {
         Terminal.ignoreSigpipe()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             Terminal.flush()
             Foundation.exit(0)

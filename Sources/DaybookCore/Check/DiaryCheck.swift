@@ -71,7 +71,11 @@ struct LeftoverFilesCheck: DiaryCheck {
 /// Changes in the folder that no commit holds yet.
 struct UncommittedCheck: DiaryCheck {
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
-        try diary.repository().pendingChanges().map {
+        guard let repo = try? diary.repository() else {
+            return [Diagnostic(.error, "the diary has no git repository: `daybook init` creates one and commits what is there",
+                               at: SourceLocation(path: diary.displayPath(".git")))]
+        }
+        return try repo.pendingChanges().map {
             Diagnostic(.warning, "not committed yet (\($0.kind == .deleted ? "deleted" : $0.kind == .added ? "new" : "changed")); the next daybook change or check --fix commits it",
                        at: SourceLocation(path: diary.displayPath($0.path)))
         }

@@ -68,10 +68,19 @@ public final class Diary {
     }
 
     /// Creates a diary: folder (0700), daybook.yml, .gitignore, a repository on the configured
-    /// default branch, and a first commit. Returns false when one was there already.
+    /// default branch, and a first commit. A diary folder without a repository (a copied folder)
+    /// gets one, with everything in it committed. Returns false when it was a diary already.
     @discardableResult
     public static func create(at url: URL, name: String?) throws -> Bool {
-        if exists(at: url) { return false }
+        let root0 = url.resolvingSymlinksInPath()
+        if exists(at: url) {
+            if FileManager.default.fileExists(atPath: root0.appendingPathComponent(".git").path) { return false }
+            let ignore = root0.appendingPathComponent(".gitignore")
+            if !FileManager.default.fileExists(atPath: ignore.path) { try AtomicFile.write(gitignore, to: ignore) }
+            let repo = try Repository.create(root0, branch: Repository.defaultBranchName())
+            try repo.commit(paths: try repo.pendingChanges().map(\.path), message: "init: \(name ?? url.lastPathComponent) (existing files)")
+            return true
+        }
         let old = umask(0o077)
         defer { umask(old) }
         try AtomicFile.makeDirectory(url)
