@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The benchmark of SPEC §6: daybook's commands on generated diaries of 10,000 and 100,000 entries,
+# warm (cache built) and cold (cache removed), against ripgrep over the same files, jrnl 4.x on the
+# same entries, and `git add FILE && git commit`. Prints a table of medians, ratios and peak memory.
+#
+# Usage: bench/run.sh [N ...]        (default: 10000 100000; results also in bench/out/results.md)
+# Needs: hyperfine, ripgrep, /usr/bin/time (Debian: hyperfine ripgrep time), jrnl (pip install jrnl==4.*).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("${@:-10000 100000}")
+[ $# -gt 0 ] || sizes=(10000 100000)
+out=bench/out; mkdir -p "$out"
+command -v hyperfine >/dev/null && command -v rg >/dev/null && [ -x /usr/bin/time ] || {
+  echo "bench: needs hyperfine, ripgrep and time: apt-get install hyperfine ripgrep time" >&2; exit 2; }
+swift build -c release >/dev/null
+bin=$PWD/.build/release/daybook
+export DAYBOOK_NOW=2026-11-21T12:00:00+01:00 TZ=Europe/Vienna NO_COLOR=1 EDITOR=true
+export HOME=$PWD/$out/home; mkdir -p "$HOME"
+printf '[user]\n\tname = Bench\n\temail = bench@example.org\n' > "$HOME/.gitconfig"
+report=$out/results.md
+echo "| entries | command | median s | budget s | ratio | peak MB |" > "$report"
+echo "|---|---|---|---|---|---|" >> "$report"
+
+median() { # hyperfine JSON -> median seconds
+  python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"; }
+peak() { # peak resident memory in MB of one run
+  /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
+row() { # n name budget command...
+  local n=$1 name=$2 budget=$3; shift 3
+  hyperfine -N --warmup 1 --runs 5 --export-json "$out/h.json" "$*" >/dev/null 2>&1 || { echo "| $n | $name | failed | $budget | | |" >> "$report"; return; }
+  local m; m=$(median "$out/h.json")
+  local ratio=""; [ "$budget" != "-" ] && ratio=$(python3 -c "print('%.2f' % ($m / $budget))")
+  echo "| $n | $name | $m | $budget | $ratio | $(peak "$@") |" >> "$report"
+  echo "$n $name $m" >&2
+}
+
+for n in "${sizes[@]}"; do
+  d=$out/diary-$n
+  if [ ! -d "$d" ]; then
+    python3 bench/generate.py "$n" "$d" --jrnl "$out/jrnl-$n.txt"
+    "$bin" init -q "$d"
+  fi
+  export DAYBOOK_DIR=$PWD/$d
+  # Cold: the first command after a clone, without the cache.
+  rm -rf "$d/.daybook"
+  start=$(date +%s.%N); "$bin" ls --last 10 >/dev/null; end=$(date +%s.%N)
+  rg_time=$(hyperfine -N --runs 3 --export-json "$out/rg.json" "rg -c login $d/entries" >/dev/null 2>&1 && median "$out/rg.json")
+  echo "| $n | first command, cache cold (ls --last 10) | $(python3 -c "print('%.3f' % ($end - $start))") | $(python3 -c "print('%.3f' % (2 * $rg_time))") (rg x 2) | | |" >> "$report"
+  row "$n" "ls --last 10" 0.25 "$bin" ls --last 10
+  row "$n" "tag ls" 0.25 "$bin" tag ls
+  row "$n" "stats" 0.25 "$bin" stats
+  row "$n" "streak" 0.25 "$bin" streak
+  row "$n" "code ls" 0.25 "$bin" code ls
+  row "$n" "grep word" 0.25 "$bin" grep -c nurse
+  row "$n" "rg word (reference)" - rg -c nurse "$d/entries"
+  row "$n" "grep regex" "$rg_time" "$bin" grep -c "log+in\\s+fail"
+  row "$n" "rg regex (reference)" - rg -c "log+in\\s+fail" "$d/entries"
+  row "$n" "new -m (with its commit)" 0.15 "$bin" new -q -m "benchmark entry" Bench
+  row "$n" "export html" 60 "$bin" export html -o "$out/site-$n"
+  # Peers on the same content.
+  if command -v jrnl >/dev/null; then
+    cfg=$HOME/.config/jrnl; mkdir -p "$cfg"
+    printf 'journals:\n  default:\n    journal: %s\nencrypt: false\ntagsymbols: "@"\ndefault_hour: 9\ndefault_minute: 0\ntimeformat: "%%Y-%%m-%%d %%H:%%M"\nhighlight: false\nlinewrap: 79\neditor: ""\ncolors: {body: none, date: none, tags: none, title: none}\nindent_character: "|"\ndisplay_format: short\nversion: v4.0\n' "$PWD/$out/jrnl-$n.txt" > "$cfg/jrnl.yaml"
+    row "$n" "jrnl --tags (peer)" - jrnl --tags
+  fi
+  row "$n" "git add + commit one file (reference)" - bash -c "cd $d && echo x >> bench-note.txt && git add bench-note.txt && git commit -qm bench"
+done
+cat "$report"
