@@ -7,14 +7,14 @@ public enum TemplateRenderer {
     /// its name, and `{{#week}}` (computed only when the body mentions it, since it reads every entry).
     public static func render(_ template: Template, date: LocalDateTime, title: String?,
                               fields: [(String, JSONValue)], week: () -> WeekSummary) throws -> String {
-        // Entries are Markdown, not HTML: values go in as written (`&` stays `&`). The pragma
-        // shares the first line so line numbers in errors stay those of the body.
-        let source = "{{% CONTENT_TYPE: TEXT}}" + template.body
+        // Entries are Markdown, not HTML: values go in as written (`&` stays `&`). The pragma's
+        // own line is dropped from the output, and from the line numbers in errors.
+        let source = "{{% CONTENT_TYPE: TEXT}}\n" + template.body
         let mustache: MustacheTemplate
         do { mustache = try MustacheTemplate(string: source) } catch let e as MustacheTemplate.ParserError {
-            let column = e.context.lineNumber == 1 ? e.context.columnNumber - 24 : e.context.columnNumber
             throw DaybookError.input("the template text is not valid Mustache: \(e.error)",
-                                     at: SourceLocation(path: template.path, line: template.bodyStartLine + e.context.lineNumber - 1, column: max(column, 1)))
+                                     at: SourceLocation(path: template.path, line: template.bodyStartLine + max(e.context.lineNumber - 2, 0),
+                                                        column: e.context.columnNumber))
         } catch {
             throw DaybookError.input("the template text is not valid Mustache: \(error)", at: SourceLocation(path: template.path))
         }
