@@ -1,25 +1,23 @@
 // `check`: the diary's own templates parse, and entries hold what the fields of their template declare.
 import Foundation
-import Yams
 
 struct TemplateFieldsCheck: DiaryCheck {
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
         let library = TemplateLibrary(diary: diary)
         var problems: [Diagnostic] = []
-        var templates: [String: Template] = [:]
+        var templates: [String: Template?] = [:]
         // Every template of the diary's own is read, used or not, so a broken one shows before `new` needs it.
         for name in TemplateLibrary.names(in: library.folder) {
             do { templates[name] = try library.template(named: name) } catch let e as DaybookError {
                 problems.append(Diagnostic(e, severity: .error))
+                templates[name] = .some(nil)
             }
         }
         for entry in entries {
             // An entry whose template is gone (or was never daybook's) has nothing to be checked against.
             guard let name = entry.template, Template.isValidName(name) else { continue }
-            if templates[name] == nil, TemplateLibrary.builtinNames.contains(name) {
-                templates[name] = try? library.template(named: name)
-            }
-            guard let template = templates[name], !template.fields.isEmpty else { continue }
+            if templates[name] == nil { templates[name] = .some(try? library.template(named: name)) }
+            guard let template = templates[name] ?? nil, !template.fields.isEmpty else { continue }
             problems += self.problems(of: entry, against: template, diary: diary)
         }
         return problems

@@ -9,5 +9,6 @@ struct TemplateCommand: ParsableCommand {
         Built-in templates ship inside daybook; a diary's own templates/NAME.md overrides the built-in \
         of the same name. See `man daybook-template` and, for the file format, `man 5 daybook-template`.
         """,
-        subcommands: [TemplateLs.self, TemplateShow.self])
+        subcommands: [TemplateLs.self, TemplateShow.self],
+        defaultSubcommand: TemplateLs.self)
 }
