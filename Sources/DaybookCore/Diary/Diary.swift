@@ -8,6 +8,8 @@ public final class Diary {
     public let clock: Clock
     /// The folder paths are shown relative to (the current directory).
     public let workingDirectory: URL
+    /// Mood scales of templates that declare their own (see EntryParser).
+    public let templateMoodScales: TemplateMoodScales
 
     public var entriesFolder: URL { root.appendingPathComponent("entries") }
     public var stateFolder: URL { root.appendingPathComponent(".daybook") }
@@ -22,6 +24,7 @@ public final class Diary {
         self.config = config
         self.clock = clock
         self.workingDirectory = workingDirectory
+        templateMoodScales = TemplateMoodScales(folder: root.appendingPathComponent("templates"))
     }
 
     // MARK: Finding and opening
@@ -175,7 +178,7 @@ public final class Diary {
         return out.sorted()
     }
 
-    public var parser: EntryParser { EntryParser(config: config) }
+    public var parser: EntryParser { EntryParser(config: config, moodScale: templateMoodScales.scale(of:)) }
 
     /// Reads one entry file.
     public func readEntry(_ rel: String) -> EntryParser.Outcome {

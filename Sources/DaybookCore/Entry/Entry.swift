@@ -58,9 +58,13 @@ public struct Entry: Sendable {
 /// Reads entry files. Problems come back as a list, so `check` can show them all.
 public struct EntryParser {
     public var config: DiaryConfig
+    /// The mood scale of a template that declares its own `mood` field: it wins over the diary's
+    /// scale for entries made from that template.
+    public var moodScale: (_ template: String) -> ClosedRange<Int>?
 
-    public init(config: DiaryConfig) {
+    public init(config: DiaryConfig, moodScale: @escaping (_ template: String) -> ClosedRange<Int>? = { _ in nil }) {
         self.config = config
+        self.moodScale = moodScale
     }
 
     public struct Outcome {
@@ -99,6 +103,7 @@ public struct EntryParser {
         var title: String?
         var frontTags: [String] = []
         var mood: Int?
+        var moodNode: Node?
         var template: String?
         var fields: [(String, JSONValue)] = []
         var codings: [Coding] = []
@@ -130,13 +135,8 @@ public struct EntryParser {
                     else { problem(item, "`\(raw)` is not a tag: use letters, digits, _, - and /") }
                 }
             case "mood":
-                if YAML.value(value) == .null { continue }
-                guard case let .int(m) = YAML.value(value) else { problem(value, "`mood` must be an integer from \(config.moodMin) to \(config.moodMax)"); continue }
-                if m < config.moodMin || m > config.moodMax {
-                    problem(value, "mood \(m) is off the scale \(config.moodMin)–\(config.moodMax)")
-                    continue
-                }
-                mood = m
+                // Checked after the loop: `template` may come later and bring its own scale.
+                if YAML.value(value) != .null { moodNode = value }
             case "template":
                 guard let s = value.scalar?.string else { problem(value, "`template` must be a name"); continue }
                 template = s
@@ -144,6 +144,14 @@ public struct EntryParser {
                 codings = parseCodings(value, problem: problem)
             default:
                 fields.append((key, YAML.value(value)))
+            }
+        }
+        if let moodNode {
+            let scale = template.flatMap(moodScale) ?? config.moodMin...config.moodMax
+            if case let .int(m) = YAML.value(moodNode) {
+                if scale.contains(m) { mood = m } else { problem(moodNode, "mood \(m) is off the scale \(scale.lowerBound)–\(scale.upperBound)") }
+            } else {
+                problem(moodNode, "`mood` must be an integer from \(scale.lowerBound) to \(scale.upperBound)")
             }
         }
         if date == nil && !problems.contains(where: { $0.message.hasPrefix("`date`") }) {

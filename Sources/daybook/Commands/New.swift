@@ -43,7 +43,7 @@ struct New: ParsableCommand {
             Terminal.message("daybook: created the default diary at \(url.path)")
         }
         let diary = try global.openDiary()
-        if let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
+        if template == nil, let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
             throw DaybookError.usage("--mood \(mood) is off the scale \(diary.config.moodMin)–\(diary.config.moodMax)")
         }
         let when = try date.map { try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }

@@ -1,0 +1,130 @@
+// Checking a value against a template field: typed answers from a prompt or --set, and values read from an entry.
+import Foundation
+
+/// Why a value does not fit a field, in words that follow the field's name
+/// ("field `mood`: 11 is off the scale 1–10").
+public struct FieldRejection: Error, Equatable, Sendable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+}
+
+extension TemplateField {
+    /// Reads text typed at a prompt or given with `--set` as a value of this field's type.
+    /// An empty answer is nil (no value).
+    public func value(fromAnswer answer: String) throws -> JSONValue? {
+        let t = answer.trimmingCharacters(in: .whitespaces)
+        if t.isEmpty { return nil }
+        let value: JSONValue
+        switch kind {
+        case .text:
+            value = .string(t)
+        case .number:
+            var n = t
+            // "45 min" is 45 when the unit is min: people type the unit they were asked for.
+            if let unit, !unit.isEmpty, n.hasSuffix(unit) { n = String(n.dropLast(unit.count)).trimmingCharacters(in: .whitespaces) }
+            if let i = Int(n) { value = .int(i) }
+            else if let d = Double(n.replacingOccurrences(of: ",", with: ".")), d.isFinite, !n.contains(where: { $0.isLetter }) { value = .double(d) }
+            else { throw FieldRejection("`\(t)` is not a number") }
+        case .scale:
+            guard let i = Int(t) else { throw FieldRejection("`\(t)` is not a whole number on the scale \(hint)") }
+            value = .int(i)
+        case .choice:
+            guard let o = option(matching: t) else { throw FieldRejection("`\(t)` is not one of \(options.joined(separator: ", "))") }
+            value = .string(o)
+        case .multi:
+            var chosen: [JSONValue] = []
+            for part in t.split(separator: ",") {
+                let p = part.trimmingCharacters(in: .whitespaces)
+                if p.isEmpty { continue }
+                guard let o = option(matching: p) else { throw FieldRejection("`\(p)` is not one of \(options.joined(separator: ", "))") }
+                if !chosen.contains(.string(o)) { chosen.append(.string(o)) }
+            }
+            if chosen.isEmpty { return nil }
+            value = .array(chosen)
+        case .date:
+            guard let day = LocalDay.parse(Substring(t)) else { throw FieldRejection("`\(t)` is not a date (YYYY-MM-DD)") }
+            value = .string(day.description)
+        case .bool:
+            switch t.lowercased() {
+            case "y", "yes", "true", "on", "1": value = .bool(true)
+            case "n", "no", "false", "off", "0": value = .bool(false)
+            default: throw FieldRejection("`\(t)` is not yes or no")
+            }
+        }
+        if let reason = reason(rejecting: value) { throw FieldRejection(reason) }
+        return value
+    }
+
+    /// The option an answer names, compared without case; options are written as declared.
+    func option(matching answer: String) -> String? {
+        options.first { $0 == answer } ?? options.first { $0.lowercased() == answer.lowercased() }
+    }
+
+    /// Why `value` (as read from YAML) does not fit this field, or nil when it does.
+    /// A missing value (null) fits unless the field is required.
+    public func reason(rejecting value: JSONValue?) -> String? {
+        guard let value, value != .null else { return required ? "required, but missing" : nil }
+        switch kind {
+        case .text:
+            guard let s = textValue(value) else { return "must be text, not \(describe(value))" }
+            let n = s.count
+            if let min, Double(n) < min { return "shorter than \(Int(min)) characters (\(n))" }
+            if let max, Double(n) > max { return "longer than \(Int(max)) characters (\(n))" }
+        case .number:
+            guard let d = numberValue(value) else { return "must be a number, not \(describe(value))" }
+            let unitText = unit.map { " " + $0 } ?? ""
+            if let min, d < min { return "\(JSONValue.format(d)) is below the minimum \(JSONValue.format(min))\(unitText)" }
+            if let max, d > max { return "\(JSONValue.format(d)) is above the maximum \(JSONValue.format(max))\(unitText)" }
+        case .scale:
+            guard case let .int(i) = value else { return "must be a whole number on the scale \(hint), not \(describe(value))" }
+            if let min, let max, Double(i) < min || Double(i) > max { return "\(i) is off the scale \(hint)" }
+        case .choice:
+            guard let s = textValue(value) else { return "must be one of \(options.joined(separator: ", ")), not \(describe(value))" }
+            if option(matching: s) == nil { return "`\(s)` is not one of \(options.joined(separator: ", "))" }
+        case .multi:
+            let items: [JSONValue]
+            if case let .array(a) = value { items = a } else { items = [value] }
+            for item in items {
+                guard let s = textValue(item), option(matching: s) != nil else {
+                    return "`\(item.stringValue ?? describe(item))` is not one of \(options.joined(separator: ", "))"
+                }
+            }
+        case .date:
+            guard case let .string(s) = value, LocalDay.parse(Substring(s.prefix(10))) != nil,
+                  s.count == 10 || LocalDateTime.parse(s, timeZone: TimeZone(identifier: "UTC") ?? .current) != nil else {
+                return "must be a date (YYYY-MM-DD), not \(describe(value))"
+            }
+        case .bool:
+            guard case .bool = value else { return "must be true or false, not \(describe(value))" }
+        }
+        return nil
+    }
+
+    /// Text fields take any scalar but a boolean: `room: 101` is text that YAML reads as a number.
+    func textValue(_ v: JSONValue) -> String? {
+        switch v {
+        case let .string(s): return s
+        case .int, .double: return v.stringValue
+        default: return nil
+        }
+    }
+
+    func numberValue(_ v: JSONValue) -> Double? {
+        switch v {
+        case let .int(i): return Double(i)
+        case let .double(d): return d
+        default: return nil
+        }
+    }
+
+    func describe(_ v: JSONValue) -> String {
+        switch v {
+        case .null: return "nothing"
+        case let .bool(b): return "`\(b)`"
+        case .int, .double: return "`\(v.stringValue ?? "")`"
+        case let .string(s): return "`\(s)`"
+        case .array: return "a list"
+        case .object: return "a mapping"
+        }
+    }
+}

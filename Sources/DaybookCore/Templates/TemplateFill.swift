@@ -1,0 +1,70 @@
+// Filling a new entry's draft from a template: its name, tags and typed field values, checked before anything is written.
+import Foundation
+
+public enum TemplateFill {
+    /// Asks for one field's value. `rejection` says why the last answer (or the `--set` value) was
+    /// refused; the result is the answer typed, or nil when input ended.
+    public typealias Ask = (_ field: TemplateField, _ rejection: FieldRejection?) throws -> String?
+
+    /// Puts the template's name, tags and field values into `draft`. Values given with `--set` are
+    /// already in the draft; a field without one takes its default. With `ask` (a terminal) every
+    /// field without a valid `--set` value is asked for until the answer fits; without it, a value
+    /// that does not fit, or a missing required one, is an error naming the field.
+    public static func apply(_ template: Template, to draft: inout EntryDraft, diaryMoodScale: ClosedRange<Int>, ask: Ask?) throws {
+        draft.template = template.name
+        draft.tags = template.tags + draft.tags
+        var values: [(String, JSONValue)] = []
+        for field in template.fields {
+            var value: JSONValue?
+            var rejection: FieldRejection?
+            if let given = given(field.name, in: draft) {
+                do { value = try field.value(fromAnswer: given.stringValue ?? "") } catch let r as FieldRejection {
+                    guard ask != nil else { throw DaybookError.usage("--set \(field.name)=\(given.stringValue ?? ""): field `\(field.name)`: \(r.reason) (template \(template.name))") }
+                    rejection = r
+                }
+                if value != nil { values.append((field.name, value ?? .null)); continue }
+            }
+            if let ask {
+                value = try answer(field, rejection: rejection, ask: ask)
+            } else {
+                value = field.defaultValue
+                if value == nil && field.required {
+                    throw DaybookError.usage("field `\(field.name)` is required by template \(template.name): give it with --set \(field.name)=VALUE (\(field.hint))")
+                }
+            }
+            if let value { values.append((field.name, value)) }
+        }
+        // Template fields go first, in the template's order; other `--set` keys stay plain fields after them.
+        let declared = Set(template.fields.map(\.name))
+        let others = draft.fields.filter { !declared.contains($0.0) }
+        draft.fields = values.filter { $0.0 != "mood" } + others
+        if let mood = values.first(where: { $0.0 == "mood" })?.1, case let .int(m) = mood { draft.mood = m }
+        if template.field("mood") == nil, let mood = draft.mood, !diaryMoodScale.contains(mood) {
+            throw DaybookError.usage("mood \(mood) is off the scale \(diaryMoodScale.lowerBound)–\(diaryMoodScale.upperBound)")
+        }
+    }
+
+    /// The value the command line gave for a field, if any.
+    static func given(_ name: String, in draft: EntryDraft) -> JSONValue? {
+        if name == "mood" { return draft.mood.map(JSONValue.int) }
+        return draft.fields.first { $0.0 == name }?.1
+    }
+
+    /// Asks until the answer fits: an empty answer takes the default, or leaves an optional field out.
+    static func answer(_ field: TemplateField, rejection first: FieldRejection?, ask: Ask) throws -> JSONValue? {
+        var rejection = first
+        while true {
+            guard let typed = try ask(field, rejection) else {
+                throw DaybookError.usage("no answer for field `\(field.name)` (input ended); nothing saved")
+            }
+            do {
+                if let v = try field.value(fromAnswer: typed) { return v }
+                if let d = field.defaultValue { return d }
+                if !field.required { return nil }
+                rejection = FieldRejection("required, but missing")
+            } catch let r as FieldRejection {
+                rejection = r
+            }
+        }
+    }
+}

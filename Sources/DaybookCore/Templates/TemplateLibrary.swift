@@ -1,0 +1,78 @@
+// Finding templates: the built-ins shipped as resources, and the diary's own `templates/NAME.md`, which win.
+import Foundation
+
+public struct TemplateLibrary {
+    /// The diary's templates folder; nil for the built-ins alone.
+    public var folder: URL?
+    /// How a diary file is named in messages.
+    var display: (String) -> String
+
+    public init(diary: Diary) {
+        folder = diary.templatesFolder
+        display = { diary.displayPath($0) }
+    }
+
+    /// The built-ins alone, or a templates folder outside a diary (tests).
+    public init(folder: URL? = nil) {
+        self.folder = folder
+        display = { $0 }
+    }
+
+    /// The folder the built-in templates ship in.
+    static var builtinFolder: URL? { Bundle.module.url(forResource: "Builtin", withExtension: nil) }
+
+    public static var builtinNames: [String] { names(in: builtinFolder) }
+
+    static func names(in folder: URL?) -> [String] {
+        guard let folder, let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return files.filter { $0.hasSuffix(".md") }.map { String($0.dropLast(3)) }.filter(Template.isValidName).sorted()
+    }
+
+    /// The template called `name`: the diary's own, else the built-in; nil when neither exists.
+    public func template(named name: String) throws -> Template? {
+        guard Template.isValidName(name) else {
+            throw DaybookError.usage("`\(name)` is not a template name: use letters, digits, _ and -")
+        }
+        if let folder {
+            let url = folder.appendingPathComponent(name + ".md")
+            if FileManager.default.fileExists(atPath: url.path) {
+                let rel = "templates/\(name).md"
+                return try TemplateLibrary.read(url, name: name, origin: .diary(rel), path: display(rel))
+            }
+        }
+        guard let builtin = TemplateLibrary.builtinFolder?.appendingPathComponent(name + ".md"),
+              FileManager.default.fileExists(atPath: builtin.path) else { return nil }
+        return try TemplateLibrary.read(builtin, name: name, origin: .builtin, path: "builtin:\(name).md")
+    }
+
+    /// The template called `name`, or an error listing the ones there are.
+    public func require(_ name: String) throws -> Template {
+        if let t = try template(named: name) { return t }
+        let known = allNames
+        let close = known.filter { editDistance($0, name) <= 2 }
+        let hint = close.isEmpty ? "" : " (did you mean \(close.map { "`\($0)`" }.joined(separator: ", "))?)"
+        throw DaybookError.usage("no template `\(name)`\(hint); the templates are: \(known.joined(separator: ", "))")
+    }
+
+    /// Every template name, built-in and the diary's own, sorted.
+    public var allNames: [String] { Array(Set(TemplateLibrary.builtinNames + TemplateLibrary.names(in: folder))).sorted() }
+
+    /// Every template, sorted by name; a diary template that does not parse becomes a problem.
+    public func all(problems: inout [Diagnostic]) -> [Template] {
+        var out: [Template] = []
+        for name in allNames {
+            do { if let t = try template(named: name) { out.append(t) } } catch let e as DaybookError {
+                problems.append(Diagnostic(e, severity: .error))
+            } catch { problems.append(Diagnostic(.error, "\(error)", at: SourceLocation(path: name))) }
+        }
+        return out
+    }
+
+    static func read(_ url: URL, name: String, origin: Template.Origin, path: String) throws -> Template {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw DaybookError.io("cannot read the template", at: SourceLocation(path: path))
+        }
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: path) }
+        return try Template.parse(text, name: name, origin: origin, path: path)
+    }
+}

@@ -1,0 +1,24 @@
+// Asking for a template field in a terminal: the question and its limits and default on stderr, the answer from stdin.
+import DaybookCore
+import Foundation
+
+enum FieldPrompt {
+    /// One prompt; when the last answer was refused, says why first. Returns nil at end of input.
+    static func ask(_ field: TemplateField, rejection: FieldRejection?) -> String? {
+        if let rejection { Terminal.message("  \(field.name): \(rejection.reason); try again") }
+        var question = field.prompt ?? field.name
+        let hint = field.hint
+        if !hint.isEmpty { question += " (\(hint))" }
+        if let d = field.defaultValue { question += " [\(display(d))]" }
+        else if !field.required { question += " [skip]" }
+        Terminal.flush()
+        FileHandle.standardError.write(Data((question + ": ").utf8))
+        return readLine(strippingNewline: true)
+    }
+
+    static func display(_ v: JSONValue) -> String {
+        if case let .array(items) = v { return items.compactMap(\.stringValue).joined(separator: ", ") }
+        if case let .bool(b) = v { return b ? "yes" : "no" }
+        return v.stringValue ?? ""
+    }
+}
