@@ -124,4 +124,19 @@ final class HistoryAndSafetyTests: CLITestCase {
         XCTAssertTrue(n.err.contains("created the default diary"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent("daybook/daybook.yml").path))
     }
+
+    func testTemporaryFilesOfAKilledWriteAreSweptByTheNextWriteThere() throws {
+        try initDiary()
+        let p = try newEntry("Survivor", "-m", "x")
+        let folder = p.deletingPathExtension()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stale = folder.appendingPathComponent(".big.bin.4242.daybook-tmp")
+        try Data(count: 1000).write(to: stale)
+        XCTAssertEqual(try run(["check"]).status, 1)
+        let small = home.appendingPathComponent("small.txt")
+        try "after".write(to: small, atomically: true, encoding: .utf8)
+        try ok("attach", "last", small.path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
+        XCTAssertEqual(try run(["check"]).status, 0)
+    }
 }

@@ -33,9 +33,23 @@ public final class Change {
         return lines.joined(separator: "\n")
     }
 
+    private var swept = Set<String>()
+
+    /// Prepares the folder of `rel`: creates it, and removes temporary files that a killed command
+    /// left there (safe: holding the lock, no other daybook command is writing).
+    private func prepareFolder(of rel: String) throws {
+        let dir = diary.url(rel).deletingLastPathComponent()
+        try AtomicFile.makeDirectory(dir)
+        guard swept.insert(dir.path).inserted,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasSuffix(AtomicFile.temporarySuffix) {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+        }
+    }
+
     /// Writes a file atomically and remembers it for the commit.
     public func write(_ data: Data, to rel: String) throws {
-        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
+        try prepareFolder(of: rel)
         try AtomicFile.write(data, to: diary.url(rel))
         touched.append(rel)
     }
@@ -57,7 +71,7 @@ public final class Change {
 
     /// Copies an outside file into the diary.
     public func copy(_ source: URL, to rel: String) throws {
-        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
+        try prepareFolder(of: rel)
         try AtomicFile.copy(from: source, to: diary.url(rel))
         touched.append(rel)
     }

@@ -18,8 +18,21 @@ public struct TemplateLibrary {
         display = { $0 }
     }
 
-    /// The folder the built-in templates ship in.
-    static var builtinFolder: URL? { Bundle.module.url(forResource: "Builtin", withExtension: nil) }
+    /// The folder the built-in templates ship in: the resource bundle SwiftPM puts beside the
+    /// executable. Looked up by hand rather than through `Bundle.module`, which stops the program
+    /// when the bundle is missing (a binary copied without it): then there are no built-ins.
+    static let builtinFolder: URL? = {
+        let bundleName = "daybook_DaybookCore.resources"
+        var bases: [URL] = []
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { bases.append(exe.deletingLastPathComponent()) }
+        bases.append(Bundle.main.bundleURL)
+        if let r = Bundle.main.resourceURL { bases.append(r) }
+        for base in bases {
+            let url = base.appendingPathComponent(bundleName).appendingPathComponent("Builtin")
+            if FileManager.default.fileExists(atPath: url.path) { return url }
+        }
+        return nil
+    }()
 
     public static var builtinNames: [String] { names(in: builtinFolder) }
 
