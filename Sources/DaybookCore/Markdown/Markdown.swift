@@ -73,7 +73,7 @@ public enum Markdown {
         return body(doc, parser)
     }
 
-    /// Raw HTML becomes literal text, so `<script>` in an entry is shown, never run.
+    /// Raw HTML becomes literal text, so `<script>` in an entry is shown, never run; comments go.
     private static func escapeRawHTML(_ doc: OpaquePointer) {
         var found: [OpaquePointer] = []
         func walk(_ n: OpaquePointer) {
@@ -85,6 +85,13 @@ public enum Markdown {
         walk(doc)
         for node in found {
             let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            // A comment (templates carry prompts as comments) is invisible in any browser: drop it.
+            let trimmed = literal.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.hasPrefix("<!--") && trimmed.hasSuffix("-->") && !trimmed.dropFirst(4).dropLast(3).contains("-->") {
+                cmark_node_unlink(node)
+                cmark_node_free(node)
+                continue
+            }
             let text = cmark_node_new(CMARK_NODE_TEXT)!
             cmark_node_set_literal(text, literal.hasSuffix("\n") ? String(literal.dropLast()) : literal)
             if cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK {

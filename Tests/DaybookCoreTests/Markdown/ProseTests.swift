@@ -27,6 +27,8 @@ final class ProseTests: XCTestCase {
         XCTAssertTrue(html.contains("&lt;script&gt;"))
         XCTAssertTrue(html.contains("<strong>world</strong>"))
         XCTAssertTrue(Markdown.html("<b>x</b>\n", unsafe: true).contains("<b>x</b>"))
+        let comments = Markdown.html("## Why?\n<!-- a prompt -->\n\ntext <!-- inline --> more\n")
+        XCTAssertFalse(comments.contains("prompt") || comments.contains("inline") || comments.contains("&lt;!--"), comments)
         let gfm = Markdown.html("| a |\n|---|\n| 1 |\n\n- [x] done\n\n~~gone~~ www.example.org\n")
         XCTAssertTrue(gfm.contains("<table>") && gfm.contains("checkbox") && gfm.contains("<del>") && gfm.contains("<a href"))
     }
