@@ -13,14 +13,15 @@ public final class Pattern {
     public init(_ pattern: String, ignoreCase: Bool = false, wholeWord: Bool = false, fixed: Bool = false) throws {
         var options = UInt32(PCRE2_UTF | PCRE2_UCP)
         if ignoreCase { options |= PCRE2_CASELESS }
-        if fixed { options |= PCRE2_LITERAL }
         guard let context = pcre2_compile_context_create_8(nil) else { throw DaybookError.io("PCRE2 could not allocate memory") }
         defer { pcre2_compile_context_free_8(context) }
         if wholeWord { pcre2_set_compile_extra_options_8(context, UInt32(PCRE2_EXTRA_MATCH_WORD)) }
 
         var errorCode: Int32 = 0
         var errorOffset = 0
-        let bytes = Array(pattern.utf8)
+        // A fixed string is escaped rather than compiled with PCRE2_LITERAL, which refuses Unicode
+        // classes (PCRE2_UCP) and so would make -w and -i differ between the two modes.
+        let bytes = Array((fixed ? Pattern.escaped(pattern) : pattern).utf8)
         let compiled = bytes.withUnsafeBufferPointer { buf in
             pcre2_compile_8(buf.baseAddress ?? Pattern.emptySubject, buf.count, options, &errorCode, &errorOffset, context)
         }
@@ -74,6 +75,17 @@ public final class Pattern {
         p.initialize(to: 0)
         return UnsafePointer(p)
     }()
+
+    /// `text` with every ASCII character that is not a letter or digit escaped: a backslash before
+    /// such a character always means the character itself.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for u in text.unicodeScalars {
+            if u.isASCII, !(CharacterSet.alphanumerics.contains(u)) { out += "\\" }
+            out.unicodeScalars.append(u)
+        }
+        return out
+    }
 
     /// Length of the UTF-8 sequence a lead byte starts.
     static func scalarLength(_ lead: UInt8) -> Int {

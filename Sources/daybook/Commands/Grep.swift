@@ -16,9 +16,9 @@ struct GrepCommand: ParsableCommand {
     @Flag(name: .short, help: "Ignore case.") var i = false
     @Flag(name: .short, help: "Match whole words only.") var w = false
     @Flag(name: .customShort("F"), help: "The pattern is a fixed string, not a regular expression.") var fixed = false
-    @Option(name: .customShort("C"), help: ArgumentHelp("Show N lines of context around each match.", valueName: "n")) var context: Int?
-    @Option(name: .customShort("A"), help: ArgumentHelp("Show N lines after each match.", valueName: "n")) var after: Int?
-    @Option(name: .customShort("B"), help: ArgumentHelp("Show N lines before each match.", valueName: "n")) var before: Int?
+    @Option(name: .customShort("C", allowingJoined: true), help: ArgumentHelp("Show N lines of context around each match.", valueName: "n")) var context: Int?
+    @Option(name: .customShort("A", allowingJoined: true), help: ArgumentHelp("Show N lines after each match.", valueName: "n")) var after: Int?
+    @Option(name: .customShort("B", allowingJoined: true), help: ArgumentHelp("Show N lines before each match.", valueName: "n")) var before: Int?
     @Flag(name: .short, help: "Print the paths of matching entries only.") var l = false
     @Flag(name: .short, help: "Print path:count, the number of matching lines of each matching entry.") var c = false
     @Flag(name: .customLong("front-matter"), help: "Search the front matter too.") var frontMatter = false
