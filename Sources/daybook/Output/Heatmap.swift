@@ -20,12 +20,12 @@ struct Heatmap {
     /// The lines of the calendar: month names, seven weekday rows, and a legend.
     func lines() -> [String] {
         let first = today.startOfWeek(mondayFirst: mondayFirst).adding(days: -7 * (weeks - 1))
-        // Month names over the week in which a month starts (and over the first week).
+        // Month names over the week holding a month's first day (and over the first week).
         var header = Array(repeating: Character(" "), count: 4 + 2 * weeks + 2)
         for w in 0..<weeks {
             let start = first.adding(days: 7 * w)
             let monthStart = (0..<7).map { start.adding(days: $0) }.first { $0.day == 1 }
-            guard let named = w == 0 ? start : monthStart else { continue }
+            guard let named = monthStart ?? (w == 0 ? start : nil) else { continue }
             let at = 4 + 2 * w
             if w > 0, header[at - 1] != " " { continue }
             for (k, c) in Heatmap.monthNames[named.month - 1].enumerated() where at + k < header.count { header[at + k] = c }

@@ -22,13 +22,13 @@ struct StatsPrinter {
 
     func summary(_ s: Statistics.Summary) {
         func row(_ label: String, _ value: String) {
-            Terminal.out(Terminal.bold(label.padding(toLength: 13, withPad: " ", startingAt: 0)) + value)
+            Terminal.out(Terminal.bold(label.padding(toLength: 14, withPad: " ", startingAt: 0)) + value)
         }
         func when(_ d: LocalDateTime?) -> String {
             d.map { String(format: "%@ %02d:%02d", $0.day.description, $0.hour, $0.minute) } ?? "–"
         }
         row("entries", String(s.entries))
-        row("days", String(s.days))
+        row("days written", String(s.days))
         row("words", "\(s.words) (\(StatsPrinter.number(s.wordsPerEntry)) per entry)")
         row("first", when(s.first))
         row("last", when(s.last))
