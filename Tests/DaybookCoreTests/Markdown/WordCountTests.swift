@@ -2,7 +2,7 @@
 import XCTest
 @testable import DaybookCore
 
-final class ProseTests: XCTestCase {
+final class WordCountTests: XCTestCase {
     func words(_ text: String) -> Int { Prose(markdown: text).words }
 
     func testMarkupIsNotWords() {
