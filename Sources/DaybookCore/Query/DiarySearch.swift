@@ -32,6 +32,10 @@ extension Grep {
             guard let (entry, text) = diary.readEntryText(rel, problem: filter.last == nil ? problem : { _ in }) else { continue }
             if filter.last == nil, !filter.matches(entry) { continue }
             let lines = search(text)
+            if let failure = pattern.takeFailure() {
+                problem(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
+                                   at: SourceLocation(path: diary.displayPath(rel))))
+            }
             if !lines.isEmpty { try found(GrepResult(id: entry.id, path: rel, lines: lines)) }
         }
     }

@@ -43,6 +43,15 @@ public final class Pattern {
         pcre2_code_free_8(code)
     }
 
+    /// Why matching last gave up on a line (PCRE2's message), until `takeFailure()`.
+    public private(set) var failure: String?
+
+    /// The failure since the last call, clearing it.
+    public func takeFailure() -> String? {
+        defer { failure = nil }
+        return failure
+    }
+
     /// Byte ranges of every match in `subject`, left to right, not overlapping. An empty match is
     /// reported only when the line holds no other match, so `^` and `x*` still select lines.
     public func matches(in subject: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
@@ -54,7 +63,12 @@ public final class Pattern {
         while start <= length {
             // The subject comes from a Swift String, so it is valid UTF-8 already.
             let rc = pcre2_match_8(code, base, length, start, UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
-            guard rc >= 0, let ovector = pcre2_get_ovector_pointer_8(matchData) else { break }
+            if rc < 0 {
+                // Anything but "no match" (a backtracking limit, say) must not pass for one.
+                if rc != PCRE2_ERROR_NOMATCH { failure = Pattern.message(rc) }
+                break
+            }
+            guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { break }
             let s = ovector[0], e = ovector[1]
             guard s <= e, e <= length else { break } // \K can report a start after the end
             if s < e {

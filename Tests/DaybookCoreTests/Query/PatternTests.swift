@@ -33,6 +33,15 @@ final class PatternTests: XCTestCase {
         XCTAssertEqual(ranges(try Pattern("x*"), "axx"), [1..<3])
     }
 
+    func testAMatchThatGivesUpIsReportedNotTakenForNoMatch() throws {
+        let p = try Pattern("(a+)+$")
+        XCTAssertNil(p.failure)
+        _ = ranges(p, String(repeating: "a", count: 40) + "b")
+        let failure = try XCTUnwrap(p.takeFailure(), "catastrophic backtracking hits PCRE2's match limit")
+        XCTAssertTrue(failure.contains("limit"), failure)
+        XCTAssertNil(p.failure)
+    }
+
     func testAnInvalidPatternNamesItsPosition() {
         XCTAssertThrowsError(try Pattern("(unclosed")) { error in
             let e = error as? DaybookError
