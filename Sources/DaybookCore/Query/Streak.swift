@@ -70,16 +70,15 @@ public struct Streak: Equatable, Sendable {
 }
 
 extension Streak {
-    /// For `--edits`: how many of the entries named in `ids` each day's commits changed, the day
-    /// taken on the author's own clock. Walks the history once.
-    public static func editedDays(in repository: Repository, ids: Set<String>) throws -> [LocalDay: Int] {
-        var perDay: [LocalDay: Set<String>] = [:]
+    /// For `--edits`: the days on which a commit changed one of the entries named in `ids`, each
+    /// day taken on the author's own clock. Walks the history once.
+    public static func editedDays(in repository: Repository, ids: Set<String>) throws -> Set<LocalDay> {
+        var days = Set<LocalDay>()
         try repository.walk { commit in
-            for path in try repository.changedPaths(commit.id) {
-                if let id = History.entryID(ofPath: path), ids.contains(id) { perDay[commit.date.day, default: []].insert(id) }
-            }
+            let touched = try repository.changedPaths(commit.id).contains { History.entryID(ofPath: $0).map(ids.contains) ?? false }
+            if touched { days.insert(commit.date.day) }
             return true
         }
-        return perDay.mapValues(\.count)
+        return days
     }
 }

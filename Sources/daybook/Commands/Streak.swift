@@ -33,13 +33,14 @@ struct StreakCommand: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let goal = self.goal.flatMap(WritingGoal.init(parsing:)) ?? diary.config.goal
-        let entries = try filters.entries(of: diary)
+        let entries = try filters.entries(of: diary, warn: !check)
         var perDay: [LocalDay: Int] = [:]
         for e in entries { perDay[e.date.day, default: 0] += 1 }
         if edits {
-            let edited = try Streak.editedDays(in: diary.repository(), ids: Set(entries.map(\.id)))
             // A day with changes only still shows on the calendar, at the lowest level.
-            for (day, _) in edited where perDay[day] == nil { perDay[day] = 1 }
+            for day in try Streak.editedDays(in: diary.repository(), ids: Set(entries.map(\.id))) where perDay[day] == nil {
+                perDay[day] = 1
+            }
         }
         let today = diary.clock.today
         let streak = Streak(written: Set(perDay.keys), goal: goal, today: today)
@@ -55,13 +56,13 @@ struct StreakCommand: ParsableCommand {
             Heatmap(perDay: perDay, today: today, weeks: weeks, mondayFirst: diary.config.weekStartsOnMonday).print()
             Terminal.out("")
         }
-        func run(_ label: String, _ r: StreakRun?) {
+        func line(_ label: String, _ r: StreakRun?) {
             let days = r.map { "\($0.days) \($0.days == 1 ? "day" : "days")" } ?? "0 days"
             let span = r.map { $0.start == $0.end ? "  \($0.start)" : "  \($0.start) – \($0.end)" } ?? ""
             Terminal.out(Terminal.bold(label) + Terminal.accent(days) + Terminal.dim(span))
         }
-        run("current  ", streak.current)
-        run("longest  ", streak.longest)
+        line("current  ", streak.current)
+        line("longest  ", streak.longest)
         let todayText = perDay[today] != nil ? "written" : streak.todayMet ? "nothing asked" : "not yet written"
         Terminal.out(Terminal.bold("goal     ") + "\(goal.description); today (\(today)) \(todayText)")
     }

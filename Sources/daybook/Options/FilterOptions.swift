@@ -39,12 +39,13 @@ struct FilterOptions: ParsableArguments {
         return f
     }
 
-    /// The diary's entries that pass, oldest first; unreadable entries are warned about.
-    func entries(of diary: Diary) throws -> [Entry] {
+    /// The diary's entries that pass, oldest first; unreadable entries are warned about unless
+    /// `warn` is false (`streak --check` prints nothing).
+    func entries(of diary: Diary, warn: Bool = true) throws -> [Entry] {
         let compiled = try compiled(for: diary)
         var diags: [Diagnostic] = []
         let all = diary.loadEntries(diagnostics: &diags)
-        Terminal.warnings(diags)
+        if warn { Terminal.warnings(diags) }
         return compiled.apply(all)
     }
 }
