@@ -6,25 +6,6 @@ public enum Period: String, CaseIterable, Sendable {
     case day, week, month, year, weekday, hour
 }
 
-/// An average built one value at a time.
-public struct Mean: Sendable {
-    public private(set) var count = 0
-    public private(set) var sum = 0.0
-    public private(set) var min: Double?
-    public private(set) var max: Double?
-
-    public init() {}
-
-    public mutating func add(_ v: Double) {
-        count += 1
-        sum += v
-        min = Swift.min(min ?? v, v)
-        max = Swift.max(max ?? v, v)
-    }
-
-    public var value: Double? { count == 0 ? nil : sum / Double(count) }
-}
-
 public struct Statistics: Sendable {
     /// Today, for "last 7 days" and "this week".
     public var today: LocalDay
