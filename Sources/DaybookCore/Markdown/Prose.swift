@@ -12,46 +12,79 @@ public struct Prose: Sendable {
     }
 
     public init(document: MarkdownNode) {
+        var walk = Walk()
+        walk.visit(document)
+        words = walk.words
+        firstHeading = walk.heading
+        inlineTags = walk.tags
+    }
+
+    /// One pass over the tree, gathering words, the first heading and inline tags.
+    private struct Walk {
         var words = 0
         var heading: String?
         var tags: [String] = []
         var seen = Set<String>()
-        func visit(_ node: MarkdownNode) {
+
+        mutating func visit(_ node: MarkdownNode) {
             switch node.kind {
-            case .codeBlock, .htmlBlock, .htmlInline, .image:
+            case .codeBlock, .htmlBlock:
                 return
             case .heading:
                 if heading == nil { heading = node.plainText.trimmingCharacters(in: .whitespaces) }
-            case .link:
-                // An autolinked URL is not prose, and no tag hides in a link; a link's own text is prose.
-                if node.plainText == node.url || "mailto:" + node.plainText == node.url { return }
-                words += Prose.countWords(node.plainText)
-                return
-            case .code:
-                words += Prose.countWords(node.literal)
-                return
             default:
                 break
             }
-            // Adjacent text siblings form one run (cmark splits text at `[`, `!`, …).
+            // Words are counted over a block's inline text as a whole, so markup inside a word
+            // (`un**believ**able`) does not split it.
+            if node.children.contains(where: \.isInline) {
+                var text = ""
+                Prose.appendProse(of: node, to: &text)
+                words += Prose.countWords(text)
+            }
+            scanTags(in: node)
+        }
+
+        /// Tags live in runs of text only: adjacent text siblings form one run (cmark splits text
+        /// at `[`, `!`, …); code, links, images and raw HTML hold none. Blocks are visited.
+        mutating func scanTags(in node: MarkdownNode) {
             var run = ""
-            func flush() {
-                words += Prose.countWords(run)
+            for child in node.children {
+                switch child.kind {
+                case .text: run += child.literal; continue
+                case .softBreak, .lineBreak: run += " "; continue
+                default: break
+                }
                 Prose.scanTags(run, into: &tags, seen: &seen)
                 run = ""
+                switch child.kind {
+                case .emphasis, .strong, .strikethrough: scanTags(in: child)
+                case .code, .htmlInline, .image, .link, .footnoteReference: break
+                default: visit(child)
+                }
             }
-            for child in node.children {
-                if child.kind == .text { run += child.literal; continue }
-                if child.kind == .softBreak || child.kind == .lineBreak { run += " "; continue }
-                flush()
-                visit(child)
-            }
-            flush()
+            Prose.scanTags(run, into: &tags, seen: &seen)
         }
-        visit(document)
-        self.words = words
-        self.firstHeading = heading
-        self.inlineTags = tags
+    }
+
+    /// The inline children of `node` as a reader reads them: emphasis and link text kept, URLs of
+    /// autolinks, images, raw HTML and footnote markers replaced by a space (they separate words).
+    static func appendProse(of node: MarkdownNode, to text: inout String) {
+        for child in node.children {
+            switch child.kind {
+            case .text, .code: text += child.literal
+            case .softBreak, .lineBreak, .image, .htmlInline, .footnoteReference: text += " "
+            case .link where isAutolink(child): text += " "
+            case .emphasis, .strong, .strikethrough, .link: appendProse(of: child, to: &text)
+            default: break // blocks and unknown nodes are visited on their own
+            }
+        }
+    }
+
+    /// A link whose text is its own address: `<https://…>`, `www.example.org`, `me@example.org`.
+    static func isAutolink(_ node: MarkdownNode) -> Bool {
+        let text = node.plainText
+        return [text, "mailto:" + text, "http://" + text, "https://" + text].contains(node.url)
     }
 
     /// Words: runs of non-space characters that hold at least one letter or digit.
@@ -96,6 +129,19 @@ public struct Prose: Sendable {
             } else {
                 i += 1
             }
+        }
+    }
+}
+
+extension MarkdownNode {
+    /// Whether the node is inline content of a paragraph, heading or table cell.
+    var isInline: Bool {
+        switch kind {
+        case .text, .softBreak, .lineBreak, .code, .htmlInline, .emphasis, .strong, .link, .image,
+             .footnoteReference, .strikethrough:
+            return true
+        default:
+            return false
         }
     }
 }

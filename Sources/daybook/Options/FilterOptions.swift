@@ -39,14 +39,23 @@ struct FilterOptions: ParsableArguments {
         return f
     }
 
-    /// The diary's entries that pass, oldest first; unreadable entries are warned about.
-    func entries(of diary: Diary) throws -> [Entry] {
-        let compiled = try filter.compile(clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday,
-                                          expandCode: CodeExpansion.expander(diary))
+    /// The diary's entries that pass, oldest first; unreadable entries are warned about unless
+    /// `warn` is false (`streak --check` prints nothing).
+    func entries(of diary: Diary, warn: Bool = true) throws -> [Entry] {
+        let compiled = try compiled(for: diary)
         var diags: [Diagnostic] = []
         let all = diary.loadEntries(diagnostics: &diags)
-        Terminal.warnings(diags)
+        if warn { Terminal.warnings(diags) }
         return compiled.apply(all)
+    }
+}
+
+extension FilterOptions {
+    /// The filter checked against the diary's clock, week start and codebook, for commands that
+    /// read entries themselves.
+    func compiled(for diary: Diary) throws -> CompiledFilter {
+        try filter.compile(clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday,
+                           expandCode: CodeExpansion.expander(diary))
     }
 }
 

@@ -1,0 +1,119 @@
+// The one place that calls PCRE2: a compiled search pattern and the byte ranges it matches in a line.
+import Foundation
+import CPCRE2
+
+/// A regular expression (or fixed string) compiled once, in UTF mode with Unicode classes,
+/// JIT-compiled when the platform allows. Not for use from two threads at once (it owns one
+/// match-data block).
+public final class Pattern {
+    private let code: OpaquePointer
+    private let matchData: OpaquePointer
+
+    /// Compiles `pattern`. An invalid pattern is a usage error naming the position in it.
+    public init(_ pattern: String, ignoreCase: Bool = false, wholeWord: Bool = false, fixed: Bool = false) throws {
+        var options = UInt32(PCRE2_UTF | PCRE2_UCP)
+        if ignoreCase { options |= PCRE2_CASELESS }
+        guard let context = pcre2_compile_context_create_8(nil) else { throw DaybookError.io("PCRE2 could not allocate memory") }
+        defer { pcre2_compile_context_free_8(context) }
+        if wholeWord { pcre2_set_compile_extra_options_8(context, UInt32(PCRE2_EXTRA_MATCH_WORD)) }
+
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        // A fixed string is escaped rather than compiled with PCRE2_LITERAL, which refuses Unicode
+        // classes (PCRE2_UCP) and so would make -w and -i differ between the two modes.
+        let bytes = Array((fixed ? Pattern.escaped(pattern) : pattern).utf8)
+        let compiled = bytes.withUnsafeBufferPointer { buf in
+            pcre2_compile_8(buf.baseAddress ?? Pattern.emptySubject, buf.count, options, &errorCode, &errorOffset, context)
+        }
+        guard let compiled else {
+            throw DaybookError.usage("invalid pattern `\(pattern)`: \(Pattern.message(errorCode)) at character \(Pattern.characterPosition(bytes, errorOffset))")
+        }
+        guard let data = pcre2_match_data_create_from_pattern_8(compiled, nil) else {
+            pcre2_code_free_8(compiled)
+            throw DaybookError.io("PCRE2 could not allocate memory")
+        }
+        // JIT is an optimisation only: where it is unavailable the interpreter matches the same.
+        _ = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE))
+        code = compiled
+        matchData = data
+    }
+
+    deinit {
+        pcre2_match_data_free_8(matchData)
+        pcre2_code_free_8(code)
+    }
+
+    /// Why matching last gave up on a line (PCRE2's message), until `takeFailure()`.
+    public private(set) var failure: String?
+
+    /// The failure since the last call, clearing it.
+    public func takeFailure() -> String? {
+        defer { failure = nil }
+        return failure
+    }
+
+    /// Byte ranges of every match in `subject`, left to right, not overlapping. An empty match is
+    /// reported only when the line holds no other match, so `^` and `x*` still select lines.
+    public func matches(in subject: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        let base = subject.baseAddress ?? Pattern.emptySubject
+        let length = subject.count
+        var found: [Range<Int>] = []
+        var empty: Range<Int>?
+        var start = 0
+        while start <= length {
+            // The subject comes from a Swift String, so it is valid UTF-8 already.
+            let rc = pcre2_match_8(code, base, length, start, UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
+            if rc < 0 {
+                // Anything but "no match" (a backtracking limit, say) must not pass for one.
+                if rc != PCRE2_ERROR_NOMATCH { failure = Pattern.message(rc) }
+                break
+            }
+            guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { break }
+            let s = ovector[0], e = ovector[1]
+            guard s <= e, e <= length else { break } // \K can report a start after the end
+            if s < e {
+                found.append(s..<e)
+                start = e
+            } else {
+                if empty == nil { empty = s..<e }
+                guard e < length else { break }
+                start = e + Pattern.scalarLength(base[e])
+            }
+        }
+        if found.isEmpty, let empty { return [empty] }
+        return found
+    }
+
+    private static let emptySubject: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return UnsafePointer(p)
+    }()
+
+    /// `text` with every ASCII character that is not a letter or digit escaped: a backslash before
+    /// such a character always means the character itself.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for u in text.unicodeScalars {
+            if u.isASCII, !(CharacterSet.alphanumerics.contains(u)) { out += "\\" }
+            out.unicodeScalars.append(u)
+        }
+        return out
+    }
+
+    /// Length of the UTF-8 sequence a lead byte starts.
+    static func scalarLength(_ lead: UInt8) -> Int {
+        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    static func message(_ code: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = buffer.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(code, $0.baseAddress, $0.count) }
+        return n > 0 ? String(decoding: buffer.prefix(Int(n)), as: UTF8.self) : "error \(code)"
+    }
+
+    /// The 1-based character at a byte offset of the pattern, as a person counts along it.
+    static func characterPosition(_ bytes: [UInt8], _ offset: Int) -> Int {
+        String(decoding: bytes.prefix(min(offset, bytes.count)), as: UTF8.self).count + 1
+    }
+}

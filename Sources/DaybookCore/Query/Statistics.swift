@@ -1,0 +1,214 @@
+// Statistics of a set of entries: the summary of `stats` and its tables per period.
+import Foundation
+
+/// The periods `stats --by` groups entries into.
+public enum Period: String, CaseIterable, Sendable {
+    case day, week, month, year, weekday, hour
+}
+
+public struct Statistics: Sendable {
+    /// Today, for "last 7 days" and "this week".
+    public var today: LocalDay
+    public var mondayFirst: Bool
+
+    public init(today: LocalDay, mondayFirst: Bool) {
+        self.today = today
+        self.mondayFirst = mondayFirst
+    }
+
+    // MARK: Summary
+
+    public struct Summary: Sendable {
+        public var entries = 0
+        public var days = 0
+        public var words = 0
+        public var first: LocalDateTime?
+        public var last: LocalDateTime?
+        public var last7Days = 0
+        public var tags: [(name: String, entries: Int)] = []
+        public var codes: [(name: String, entries: Int)] = []
+        public var mood = Mean()
+        public var moodThisWeek = Mean()
+        public var moodLastWeek = Mean()
+        /// Entries per week, oldest week first, starting with the week of `weeksStart`.
+        public var weeks: [Int] = []
+        public var weeksStart: LocalDay?
+        /// Set when a field was asked for (`--field`).
+        public var field: (key: String, values: Mean)?
+
+        public var wordsPerEntry: Double { entries == 0 ? 0 : Double(words) / Double(entries) }
+
+        /// The JSON shape of SPEC §3.
+        public var json: JSONValue {
+            func counts(_ list: [(name: String, entries: Int)], _ key: String) -> JSONValue {
+                .array(list.map { .object([(key, .string($0.name)), ("entries", .int($0.entries))]) })
+            }
+            var o: [(String, JSONValue)] = [
+                ("entries", .int(entries)), ("days", .int(days)), ("words", .int(words)),
+                ("words_per_entry", .double(wordsPerEntry)),
+                ("first", first.map { .string($0.description) } ?? .null), ("last", last.map { .string($0.description) } ?? .null),
+                ("last_7_days", .int(last7Days)), ("tags", counts(tags, "tag")), ("codes", counts(codes, "code")),
+                ("mood", .object([("average", Statistics.json(mood.value)), ("this_week", Statistics.json(moodThisWeek.value)),
+                                  ("last_week", Statistics.json(moodLastWeek.value))])),
+                ("weeks", .array(weeks.map(JSONValue.int))), ("weeks_start", weeksStart.map { .string($0.description) } ?? .null),
+            ]
+            if let field { o.append(("field", Statistics.json(field.key, field.values))) }
+            return .object(o)
+        }
+    }
+
+    /// The most weeks the sparkline of a summary covers.
+    public static let sparklineWeeks = 52
+
+    /// The summary of `entries`; `top` tags and codes are kept, most used first.
+    public func summary(_ entries: [Entry], top: Int = 10, field: String? = nil) -> Summary {
+        var s = Summary()
+        var days = Set<LocalDay>()
+        var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
+        let thisWeek = today.startOfWeek(mondayFirst: mondayFirst)
+        var perWeek: [LocalDay: Int] = [:]
+        var fieldValues = Mean()
+        for e in entries {
+            s.entries += 1
+            s.words += e.words
+            days.insert(e.date.day)
+            if s.first.map({ e.date < $0 }) ?? true { s.first = e.date }
+            if s.last.map({ $0 < e.date }) ?? true { s.last = e.date }
+            if e.date.day <= today && e.date.day > today.adding(days: -7) { s.last7Days += 1 }
+            for t in e.tags { tagCounts[t, default: 0] += 1 }
+            for c in Set(e.codings.map(\.code)) { codeCounts[c, default: 0] += 1 }
+            let week = e.date.day.startOfWeek(mondayFirst: mondayFirst)
+            perWeek[week, default: 0] += 1
+            if let m = e.mood.map(Double.init) {
+                s.mood.add(m)
+                if week == thisWeek { s.moodThisWeek.add(m) }
+                if week == thisWeek.adding(days: -7) { s.moodLastWeek.add(m) }
+            }
+            if let field, let v = Statistics.number(e, field) { fieldValues.add(v) }
+        }
+        s.days = days.count
+        s.tags = Statistics.top(tagCounts, top)
+        s.codes = Statistics.top(codeCounts, top)
+        if let first = s.first?.day, let last = s.last?.day {
+            // Up to this week while the diary is alive, so a pause shows; an old selection
+            // (`--on 2019`) ends at its own last week instead of a year of empty weeks.
+            let lastWeek = last.startOfWeek(mondayFirst: mondayFirst)
+            let end = last <= today && last > today.adding(days: -365) ? thisWeek : lastWeek
+            let start = max(first.startOfWeek(mondayFirst: mondayFirst), end.adding(days: -7 * (Statistics.sparklineWeeks - 1)))
+            s.weeksStart = start
+            s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { perWeek[LocalDay(ordinal: $0)] ?? 0 }
+        }
+        if let field { s.field = (field, fieldValues) }
+        return s
+    }
+
+    static func top(_ counts: [String: Int], _ n: Int) -> [(name: String, entries: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(n).map { ($0.key, $0.value) }
+    }
+
+    // MARK: Tables per period
+
+    public struct Row: Sendable {
+        /// The period's name: `2026-11-21`, `2026-11-16` (a week, by its first day), `2026-11`,
+        /// `2026`, `Mon`, `08`.
+        public var period: String
+        /// The period's first day (none for weekdays and hours).
+        public var start: LocalDay?
+        public var entries = 0
+        public var words = 0
+        public var mood = Mean()
+        public var field: (key: String, values: Mean)?
+
+        public var json: JSONValue {
+            var o: [(String, JSONValue)] = [
+                ("period", .string(period)), ("start", start.map { .string($0.description) } ?? .null),
+                ("entries", .int(entries)), ("words", .int(words)), ("mood", Statistics.json(mood.value)),
+            ]
+            if let field { o.append(("field", Statistics.json(field.key, field.values))) }
+            return .object(o)
+        }
+    }
+
+    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    /// One row per period from the first entry's to the last entry's, empty periods included;
+    /// weekdays in the diary's week order and all 24 hours.
+    public func table(_ entries: [Entry], by period: Period, field: String? = nil) -> [Row] {
+        var rows: [Int: Row] = [:]
+        for e in entries {
+            let key = self.key(e.date, period)
+            var row = rows[key] ?? emptyRow(key, period, field)
+            row.entries += 1
+            row.words += e.words
+            if let m = e.mood { row.mood.add(Double(m)) }
+            if let field, let v = Statistics.number(e, field) { row.field?.values.add(v) }
+            rows[key] = row
+        }
+        let keys: [Int]
+        switch period {
+        case .weekday: keys = (0..<7).map { ((mondayFirst ? 1 : 0) + $0) % 7 }
+        case .hour: keys = Array(0..<24)
+        default:
+            guard let lo = rows.keys.min(), let hi = rows.keys.max() else { return [] }
+            var all: [Int] = []
+            var day = LocalDay(ordinal: lo)
+            while day.ordinal <= hi {
+                all.append(day.ordinal)
+                switch period {
+                case .day: day = day.adding(days: 1)
+                case .week: day = day.adding(days: 7)
+                case .month: day = day.adding(months: 1)
+                default: day = day.adding(months: 12)
+                }
+            }
+            keys = all
+        }
+        return keys.map { rows[$0] ?? emptyRow($0, period, field) }
+    }
+
+    /// The period an entry falls in: a first day's ordinal, a weekday (0 = Sunday) or an hour.
+    func key(_ date: LocalDateTime, _ period: Period) -> Int {
+        let d = date.day
+        switch period {
+        case .day: return d.ordinal
+        case .week: return d.startOfWeek(mondayFirst: mondayFirst).ordinal
+        case .month: return d.adding(days: 1 - d.day).ordinal
+        case .year: return (LocalDay(year: d.year, month: 1, day: 1) ?? d).ordinal
+        case .weekday: return d.weekday - 1
+        case .hour: return date.hour
+        }
+    }
+
+    func emptyRow(_ key: Int, _ period: Period, _ field: String?) -> Row {
+        var row: Row
+        switch period {
+        case .weekday: row = Row(period: Statistics.weekdayNames[key])
+        case .hour: row = Row(period: String(format: "%02d", key))
+        default:
+            let day = LocalDay(ordinal: key)
+            let name = period == .month ? String(day.description.prefix(7)) : period == .year ? String(day.year) : day.description
+            row = Row(period: name, start: day)
+        }
+        if let field { row.field = (field, Mean()) }
+        return row
+    }
+
+    // MARK: Values
+
+    /// A numeric front-matter value of the entry (`mood` too); text that is not a number is skipped.
+    static func number(_ e: Entry, _ key: String) -> Double? {
+        switch e.field(key) {
+        case let .int(i)?: return Double(i)
+        case let .double(d)?: return d.isFinite ? d : nil
+        case let .string(s)?: return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    static func json(_ d: Double?) -> JSONValue { d.map(JSONValue.double) ?? .null }
+
+    static func json(_ key: String, _ m: Mean) -> JSONValue {
+        .object([("key", .string(key)), ("values", .int(m.count)), ("average", json(m.value)),
+                 ("min", json(m.min)), ("max", json(m.max))])
+    }
+}

@@ -1,0 +1,69 @@
+// `daybook streak`: the current and the longest writing streak, a calendar heatmap, a goal check.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct StreakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streak",
+        abstract: "Current and longest writing streak under the goal; a calendar heatmap.",
+        discussion: """
+        A day counts when an entry is dated on it (its own local day). Today counts once written \
+        and does not break the current streak while it is not over. \
+        Exit status with --check: 0 today's goal is met, 1 it is not; 2 an error.
+        """)
+
+    @Option(help: ArgumentHelp("daily, weekdays or days such as mon,wed,fri (default: streak.goal of daybook.yml).", valueName: "goal"))
+    var goal: String?
+    @Flag(help: "Also count days on which the git history shows a change to an entry.") var edits = false
+    @Flag(help: "A heatmap of the last weeks, one column a week.") var calendar = false
+    @Option(help: ArgumentHelp("Weeks the calendar shows (default 26).", valueName: "n")) var weeks = 26
+    @Flag(help: "No output: exit 0 when today's goal is met, else 1 (for prompts and cron).") var check = false
+    @Flag(help: "A JSON object: goal, today_met, current and longest streak.") var json = false
+    @OptionGroup var filters: FilterOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if weeks < 1 { throw ValidationError("--weeks takes a number from 1") }
+        if let goal, WritingGoal(parsing: goal) == nil {
+            throw ValidationError("--goal must be daily, weekdays or day names such as mon,wed,fri (got `\(goal)`)")
+        }
+    }
+
+    func run() throws {
+        let diary = try global.openDiary()
+        let goal = self.goal.flatMap(WritingGoal.init(parsing:)) ?? diary.config.goal
+        let entries = try filters.entries(of: diary, warn: !check)
+        var perDay: [LocalDay: Int] = [:]
+        for e in entries { perDay[e.date.day, default: 0] += 1 }
+        if edits {
+            // A day with changes only still shows on the calendar, at the lowest level.
+            for day in try Streak.editedDays(in: diary.repository(), ids: Set(entries.map(\.id))) where perDay[day] == nil {
+                perDay[day] = 1
+            }
+        }
+        let today = diary.clock.today
+        let streak = Streak(written: Set(perDay.keys), goal: goal, today: today)
+        if check {
+            if !streak.todayMet { throw ExitCode(1) }
+            return
+        }
+        if json {
+            Terminal.out(streak.json.serialized(pretty: true))
+            return
+        }
+        if calendar {
+            Heatmap(perDay: perDay, today: today, weeks: weeks, mondayFirst: diary.config.weekStartsOnMonday).print()
+            Terminal.out("")
+        }
+        func line(_ label: String, _ r: StreakRun?) {
+            let days = r.map { "\($0.days) \($0.days == 1 ? "day" : "days")" } ?? "0 days"
+            let span = r.map { $0.start == $0.end ? "  \($0.start)" : "  \($0.start) – \($0.end)" } ?? ""
+            Terminal.out(Terminal.bold(label) + Terminal.accent(days) + Terminal.dim(span))
+        }
+        line("current  ", streak.current)
+        line("longest  ", streak.longest)
+        let todayText = perDay[today] != nil ? "written" : streak.todayMet ? "nothing asked" : "not yet written"
+        Terminal.out(Terminal.bold("goal     ") + "\(goal.description); today (\(today)) \(todayText)")
+    }
+}

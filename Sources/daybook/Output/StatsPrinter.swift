@@ -1,0 +1,101 @@
+// How stats look: an aligned summary with a sparkline, a table per period, or CSV.
+import DaybookCore
+import Foundation
+
+struct StatsPrinter {
+    var field: String?
+
+    static let bars = Array("▁▂▃▄▅▆▇█")
+
+    /// Entries per week as bars scaled to the busiest week; `·` is a week without entries.
+    static func sparkline(_ counts: [Int]) -> String {
+        let top = max(counts.max() ?? 0, 1)
+        return String(counts.map { n in n == 0 ? "·" : bars[min(bars.count - 1, (n * bars.count - 1) / top)] })
+    }
+
+    /// A number for people (one decimal), or for programs (`precise`: every digit, empty when none).
+    static func number(_ d: Double?, precise: Bool = false) -> String {
+        guard let d else { return precise ? "" : "–" }
+        if d == d.rounded() && abs(d) < 1e15 { return String(Int(d)) }
+        return precise ? String(d) : String(format: "%.1f", d)
+    }
+
+    func summary(_ s: Statistics.Summary) {
+        func row(_ label: String, _ value: String) {
+            Terminal.out(Terminal.bold(label.padding(toLength: 14, withPad: " ", startingAt: 0)) + value)
+        }
+        func when(_ d: LocalDateTime?) -> String {
+            d.map { String(format: "%@ %02d:%02d", $0.day.description, $0.hour, $0.minute) } ?? "–"
+        }
+        row("entries", String(s.entries))
+        row("days written", String(s.days))
+        row("words", "\(s.words) (\(StatsPrinter.number(s.wordsPerEntry)) per entry)")
+        row("first", when(s.first))
+        row("last", when(s.last))
+        row("last 7 days", "\(s.last7Days) \(s.last7Days == 1 ? "entry" : "entries")")
+        row("mood", "\(StatsPrinter.number(s.mood.value)) average; this week \(StatsPrinter.number(s.moodThisWeek.value)), last week \(StatsPrinter.number(s.moodLastWeek.value))")
+        if let f = s.field {
+            row(f.key, "\(StatsPrinter.number(f.values.value)) average, min \(StatsPrinter.number(f.values.min)), max \(StatsPrinter.number(f.values.max)) (\(f.values.count) entries)")
+        }
+        row("tags", s.tags.isEmpty ? "–" : s.tags.map { Terminal.accent("#" + $0.name) + " \($0.entries)" }.joined(separator: ", "))
+        row("codes", s.codes.isEmpty ? "–" : s.codes.map { "\($0.name) \($0.entries)" }.joined(separator: ", "))
+        if let start = s.weeksStart {
+            row("weeks", StatsPrinter.sparkline(s.weeks) + Terminal.dim("  entries per week from \(start), max \(s.weeks.max() ?? 0)"))
+        }
+    }
+
+    var columns: [String] {
+        ["entries", "words", "mood"] + (field.map { ["\($0) avg", "\($0) min", "\($0) max"] } ?? [])
+    }
+
+    func values(_ r: Statistics.Row, precise: Bool = false) -> [String] {
+        var v = [String(r.entries), String(r.words), StatsPrinter.number(r.mood.value, precise: precise)]
+        if let f = r.field { v += [f.values.value, f.values.min, f.values.max].map { StatsPrinter.number($0, precise: precise) } }
+        return v
+    }
+
+    func table(_ rows: [Statistics.Row], by: Period) {
+        let header = [by.rawValue] + columns
+        let cells = rows.map { [$0.period] + values($0) }
+        let widths = header.indices.map { i in ([header[i]] + cells.map { $0[i] }).map(\.count).max() ?? 0 }
+        func line(_ items: [String]) -> String {
+            items.enumerated().map { i, s in
+                let pad = String(repeating: " ", count: widths[i] - s.count)
+                return i == 0 ? s + pad : pad + s // periods left, numbers right
+            }.joined(separator: "  ")
+        }
+        Terminal.out(Terminal.bold(line(header)))
+        for (r, c) in zip(rows, cells) { Terminal.out(r.entries == 0 ? Terminal.dim(line(c)) : line(c)) }
+    }
+
+    func csv(_ rows: [Statistics.Row]) {
+        Terminal.out((["period", "start"] + columns.map { $0.replacingOccurrences(of: " ", with: "_") }).joined(separator: ","))
+        for r in rows {
+            Terminal.out(([CSV.field(r.period), r.start?.description ?? ""] + values(r, precise: true)).joined(separator: ","))
+        }
+    }
+
+    func csv(_ s: Statistics.Summary) {
+        var pairs: [(String, String)] = [
+            ("entries", String(s.entries)), ("days", String(s.days)), ("words", String(s.words)),
+            ("words_per_entry", StatsPrinter.number(s.wordsPerEntry, precise: true)),
+            ("first", s.first?.description ?? ""), ("last", s.last?.description ?? ""), ("last_7_days", String(s.last7Days)),
+            ("mood_average", StatsPrinter.number(s.mood.value, precise: true)),
+            ("mood_this_week", StatsPrinter.number(s.moodThisWeek.value, precise: true)),
+            ("mood_last_week", StatsPrinter.number(s.moodLastWeek.value, precise: true)),
+        ]
+        if let f = s.field {
+            pairs += [("\(f.key)_average", f.values.value), ("\(f.key)_min", f.values.min), ("\(f.key)_max", f.values.max)]
+                .map { ($0.0, StatsPrinter.number($0.1, precise: true)) }
+        }
+        Terminal.out("measure,value")
+        for (k, v) in pairs { Terminal.out(CSV.field(k) + "," + CSV.field(v)) }
+    }
+}
+
+/// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+enum CSV {
+    static func field(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+}

@@ -1,0 +1,47 @@
+// Word counting on tricky Markdown: markup, links, autolinks, code, tables, footnotes; inline tags.
+import XCTest
+@testable import DaybookCore
+
+final class WordCountTests: XCTestCase {
+    func words(_ text: String) -> Int { Prose(markdown: text).words }
+
+    func testMarkupIsNotWords() {
+        XCTAssertEqual(words("# Heading here\n\n**bold** _it_ ~~gone~~\n\n- item one\n- [ ] task two\n\n---\n"), 2 + 3 + 2 + 2)
+        XCTAssertEqual(words("> quoted words here\n"), 3)
+    }
+
+    func testMarkupInsideAWordKeepsItOneWord() {
+        XCTAssertEqual(words("un**believ**able and *half*way\n"), 3)
+    }
+
+    func testLinksCountTheirTextNotTheirAddress() {
+        XCTAssertEqual(words("[the link text](http://example.org/a/b \"title words\")\n"), 3)
+        XCTAssertEqual(words("see <https://example.org/a/b> now\n"), 2)
+        XCTAssertEqual(words("see https://example.org/a/b and www.example.org or me@example.org\n"), 3)
+        XCTAssertEqual(words("![alt text of a photo](photo.jpg) caption\n"), 1)
+    }
+
+    func testCodeBlocksAreNotWordsButCodeSpansAre() {
+        XCTAssertEqual(words("Run `grep` now.\n\n```swift\nlet a = 1 + 2\nprint(a)\n```\n\n    indented code block\n"), 3)
+    }
+
+    func testTablesCountEachCell() {
+        let table = "| who | said what |\n|---|---|\n| nurse | login failed |\n| me | restart |\n"
+        XCTAssertEqual(words(table), 1 + 2 + 1 + 2 + 1 + 1)
+    }
+
+    func testFootnoteMarkersAreNotWordsButTheirTextIs() {
+        XCTAssertEqual(words("A claim[^1] stands.\n\n[^1]: Source in the archive.\n"), 3 + 4)
+    }
+
+    func testPunctuationAndHTMLAreNotWords() {
+        XCTAssertEqual(words("well-known — yes , 2026 …\n"), 3)
+        XCTAssertEqual(words("<div>\nblock html is markup\n</div>\n\nshort<br>line\n"), 2)
+    }
+
+    func testInlineTagsSkipCodeLinksAndHeadings() {
+        let p = Prose(markdown: "# Title #notatag\n\nMet #Fieldwork and **#bold/tag** `#code` [#link](x) #1 a#b\n")
+        XCTAssertEqual(p.inlineTags, ["notatag", "fieldwork", "bold/tag"])
+        XCTAssertEqual(p.firstHeading, "Title #notatag")
+    }
+}

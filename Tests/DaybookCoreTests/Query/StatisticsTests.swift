@@ -1,0 +1,96 @@
+// Statistics: the summary, weeks by week_start, tables per period, numeric fields.
+import XCTest
+@testable import DaybookCore
+
+final class StatisticsTests: XCTestCase {
+    func entry(_ date: String, words: Int = 10, tags: [String] = [], mood: Int? = nil,
+               fields: [(String, JSONValue)] = [], codes: [String] = []) -> Entry {
+        let d = LocalDateTime.parse(date, timeZone: TimeZone(identifier: "Europe/Vienna")!)!
+        return Entry(id: date, path: "entries/\(date).md", date: d, title: "", frontTags: tags, inlineTags: [], mood: mood,
+                     template: nil, fields: fields, codings: codes.map { Coding(code: $0) }, body: "", bodyStartLine: 3,
+                     words: words, hasInk: false)
+    }
+
+    var today: LocalDay { LocalDay(year: 2026, month: 11, day: 21)! } // a Saturday
+
+    func testSummary() {
+        let entries = [
+            entry("2026-11-05 09:00", words: 4, tags: ["work"], mood: 1, codes: ["trust", "trust"]),
+            entry("2026-11-10 09:00", words: 6, tags: ["work", "home"], mood: 2),
+            entry("2026-11-16 09:00", words: 5, tags: ["home"], mood: 4, codes: ["trust"]),
+            entry("2026-11-16 18:00", words: 5, tags: ["home"], mood: 5),
+        ]
+        let s = Statistics(today: today, mondayFirst: true).summary(entries, top: 1)
+        XCTAssertEqual(s.entries, 4)
+        XCTAssertEqual(s.days, 3)
+        XCTAssertEqual(s.words, 20)
+        XCTAssertEqual(s.wordsPerEntry, 5)
+        XCTAssertEqual(s.first?.day.description, "2026-11-05")
+        XCTAssertEqual(s.last?.hour, 18)
+        XCTAssertEqual(s.last7Days, 2, "the 15th to the 21st")
+        XCTAssertEqual(s.tags.map(\.name), ["home"])
+        XCTAssertEqual(s.codes.first?.entries, 2, "a code counts once per entry")
+        XCTAssertEqual(s.mood.value, 3)
+        XCTAssertEqual(s.moodThisWeek.value, 4.5)
+        XCTAssertEqual(s.moodLastWeek.value, 2)
+        XCTAssertEqual(s.weeksStart?.description, "2026-11-02")
+        XCTAssertEqual(s.weeks, [1, 1, 2])
+    }
+
+    func testWeeksFollowWeekStart() {
+        let sunday = [entry("2026-11-22 10:00"), entry("2026-11-21 10:00")]
+        XCTAssertEqual(Statistics(today: today, mondayFirst: true).table(sunday, by: .week).map(\.period), ["2026-11-16"])
+        XCTAssertEqual(Statistics(today: today, mondayFirst: false).table(sunday, by: .week).map(\.period), ["2026-11-15", "2026-11-22"])
+        let weekdays = Statistics(today: today, mondayFirst: false).table(sunday, by: .weekday)
+        XCTAssertEqual(weekdays.map(\.period), ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"])
+        XCTAssertEqual(weekdays.map(\.entries), [1, 0, 0, 0, 0, 0, 1])
+    }
+
+    func testTablesIncludeEmptyPeriodsBetweenFirstAndLast() {
+        let entries = [entry("2025-12-31 23:30", words: 3, mood: 2), entry("2026-02-01 07:05", words: 7, mood: 4), entry("2026-02-10 07:59", mood: 5)]
+        let s = Statistics(today: today, mondayFirst: true)
+        let months = s.table(entries, by: .month)
+        XCTAssertEqual(months.map(\.period), ["2025-12", "2026-01", "2026-02"])
+        XCTAssertEqual(months.map(\.entries), [1, 0, 2])
+        XCTAssertEqual(months.map(\.words), [3, 0, 17])
+        XCTAssertEqual(months[2].mood.value, 4.5)
+        XCTAssertNil(months[1].mood.value)
+        XCTAssertEqual(months[1].start?.description, "2026-01-01")
+        XCTAssertEqual(s.table(entries, by: .year).map(\.period), ["2025", "2026"])
+        XCTAssertEqual(s.table(entries, by: .day).count, 42)
+        let hours = s.table(entries, by: .hour)
+        XCTAssertEqual(hours.count, 24)
+        XCTAssertEqual(hours[7].entries, 2)
+        XCTAssertEqual(hours[23].period, "23")
+        XCTAssertEqual(s.table([], by: .month).count, 0)
+    }
+
+    func testNumericFieldPerPeriod() {
+        let entries = [
+            entry("2026-11-02 09:00", fields: [("minutes", .int(30))]),
+            entry("2026-11-03 09:00", fields: [("minutes", .double(45.5))]),
+            entry("2026-11-20 09:00", fields: [("minutes", .string("15"))]),
+            entry("2026-11-20 10:00", fields: [("minutes", .string("a while"))]),
+            entry("2026-11-20 11:00"),
+        ]
+        let s = Statistics(today: today, mondayFirst: true)
+        let rows = s.table(entries, by: .week, field: "minutes")
+        XCTAssertEqual(rows.map { $0.field?.values.count }, [2, 0, 1])
+        XCTAssertEqual(rows[0].field?.values.value, 37.75)
+        XCTAssertEqual(rows[0].field?.values.min, 30)
+        XCTAssertEqual(rows[0].field?.values.max, 45.5)
+        let summary = s.summary(entries, field: "minutes")
+        XCTAssertEqual(summary.field?.values.count, 3)
+        XCTAssertEqual(summary.json["field"]?["max"], .double(45.5))
+    }
+
+    func testSparklineStopsAtAYearBackAndOldSelectionsEndAtTheirLastWeek() {
+        let s = Statistics(today: today, mondayFirst: true)
+        let long = s.summary([entry("2020-01-01 10:00"), entry("2026-11-20 10:00")])
+        XCTAssertEqual(long.weeks.count, Statistics.sparklineWeeks)
+        XCTAssertEqual(long.weeks.last, 1)
+        let old = s.summary([entry("2019-03-04 10:00"), entry("2019-03-20 10:00")])
+        XCTAssertEqual(old.weeks, [1, 0, 1])
+        XCTAssertEqual(s.summary([]).json["first"], .null)
+    }
+}
