@@ -189,16 +189,4 @@ public final class Diary {
         let ink = FileManager.default.fileExists(atPath: String(url.path.dropLast(3)) + ".strokes.json")
         return parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: ink)
     }
-
-    /// Every readable entry, oldest first; unreadable ones become diagnostics.
-    public func loadEntries(diagnostics: inout [Diagnostic]) -> [Entry] {
-        var entries: [Entry] = []
-        for rel in entryFiles() {
-            let outcome = readEntry(rel)
-            if let e = outcome.entry { entries.append(e) }
-            else { diagnostics += outcome.problems.map { Diagnostic($0) } }
-        }
-        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
-        return entries
-    }
 }

@@ -17,7 +17,7 @@ public struct EntryReference {
         switch ref.lowercased() {
         case "last":
             var diags: [Diagnostic] = []
-            guard let last = diary.loadEntries(diagnostics: &diags).last else { throw DaybookError.input("the diary has no entries yet") }
+            guard let last = diary.loadEntries(diagnostics: &diags, bodies: false).last else { throw DaybookError.input("the diary has no entries yet") }
             return last.path
         case "today", "yesterday":
             let range = try DateExpression.range(ref, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
@@ -39,7 +39,7 @@ public struct EntryReference {
 
     func onDay(_ range: WallRange, name: String) throws -> String {
         var diags: [Diagnostic] = []
-        let hits = diary.loadEntries(diagnostics: &diags).filter { range.contains($0.date) }
+        let hits = diary.loadEntries(diagnostics: &diags, bodies: false).filter { range.contains($0.date) }
         if hits.count == 1 { return hits[0].path }
         if hits.isEmpty { throw DaybookError.input("no entry on \(name)") }
         throw ambiguous(name, hits.map(\.path))

@@ -17,7 +17,7 @@ struct Ls: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        var entries = try filters.entries(of: diary)
+        var entries = try filters.entries(of: diary, bodies: false)
         if reverse { entries.reverse() }
         if json {
             Terminal.out(JSONValue.array(entries.map { $0.json() }).serialized(pretty: true))

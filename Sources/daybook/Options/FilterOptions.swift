@@ -40,11 +40,12 @@ struct FilterOptions: ParsableArguments {
     }
 
     /// The diary's entries that pass, oldest first; unreadable entries are warned about unless
-    /// `warn` is false (`streak --check` prints nothing).
-    func entries(of diary: Diary, warn: Bool = true) throws -> [Entry] {
+    /// `warn` is false (`streak --check` prints nothing). Without `bodies` the entries come from
+    /// the cache with empty bodies, for commands that need only metadata.
+    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true) throws -> [Entry] {
         let compiled = try compiled(for: diary)
         var diags: [Diagnostic] = []
-        let all = diary.loadEntries(diagnostics: &diags)
+        let all = diary.loadEntries(diagnostics: &diags, bodies: bodies)
         if warn { Terminal.warnings(diags) }
         return compiled.apply(all)
     }

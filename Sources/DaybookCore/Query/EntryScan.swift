@@ -1,0 +1,83 @@
+// Reading every entry of a diary: one walk of entries/, parsed metadata from the cache where the
+// file is unchanged, a fresh parse where it is not.
+import Foundation
+
+extension Diary {
+    /// Every entry file with its stamp and its stroke file's stamp, from one walk, sorted by path.
+    func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
+        var out: [(String, FileStamp, FileStamp?)] = []
+        let fm = FileManager.default
+        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return [] }
+        for y in years.sorted() where !y.hasPrefix(".") {
+            guard let months = try? fm.contentsOfDirectory(atPath: entriesFolder.appendingPathComponent(y).path) else { continue }
+            for m in months.sorted() where !m.hasPrefix(".") {
+                let dir = "entries/\(y)/\(m)"
+                let dirPath = root.appendingPathComponent(dir).path
+                guard let names = try? fm.contentsOfDirectory(atPath: dirPath) else { continue }
+                let strokes = Set(names.filter { $0.hasSuffix(".strokes.json") })
+                for name in names.sorted() {
+                    let rel = dir + "/" + name
+                    guard Diary.isEntryPath(rel), let stamp = FileStamp.of(dirPath + "/" + name) else { continue }
+                    let inkName = String(name.dropLast(3)) + ".strokes.json"
+                    let ink = strokes.contains(inkName) ? FileStamp.of(dirPath + "/" + inkName) : nil
+                    out.append((rel, stamp, ink))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
+    /// entries come with an empty body, and unchanged files are not even opened.
+    public func loadEntries(diagnostics: inout [Diagnostic], bodies: Bool = true) -> [Entry] {
+        let cache = EntryCache(diary: self)
+        let files = walkEntryFiles()
+        var entries: [Entry] = []
+        entries.reserveCapacity(files.count)
+        for (rel, stamp, ink) in files {
+            if let record = cache.record(rel, stamp: stamp, ink: ink) {
+                if var e = record.entry {
+                    if bodies {
+                        guard let body = readBody(rel) else {
+                            diagnostics.append(Diagnostic(.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))))
+                            continue
+                        }
+                        e.body = body
+                    }
+                    entries.append(e)
+                } else {
+                    let shown = displayPath(rel)
+                    diagnostics += record.problems.map { p in
+                        var p = p
+                        p.location?.path = shown
+                        return Diagnostic(p)
+                    }
+                }
+                continue
+            }
+            let outcome = readEntry(rel)
+            let shown = displayPath(rel)
+            if outcome.problems.allSatisfy({ $0.location?.path == shown }) {
+                cache.store(rel, EntryCache.Record(stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems))
+            }
+            if var e = outcome.entry {
+                if !bodies { e.body = "" }
+                entries.append(e)
+            } else {
+                diagnostics += outcome.problems.map { Diagnostic($0) }
+            }
+        }
+        cache.keep(only: Set(files.map(\.rel)))
+        cache.save()
+        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
+        return entries
+    }
+
+    /// The body of an entry file, without parsing its front matter.
+    func readBody(_ rel: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: url(rel).path),
+              let text = String(validatingUTF8Data: data),
+              let doc = try? EntryText(text, path: rel) else { return nil }
+        return doc.body
+    }
+}

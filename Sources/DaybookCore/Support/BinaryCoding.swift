@@ -1,0 +1,120 @@
+// A small binary encoding (varints and length-prefixed UTF-8) for the cache: fast to read back.
+import Foundation
+
+struct BinaryWriter {
+    var bytes: [UInt8] = []
+
+    mutating func uint(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 { bytes.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func int(_ v: Int) { uint(UInt64(bitPattern: Int64((v << 1) ^ (v >> 63)))) }
+    mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
+
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { buf in
+            uint(UInt64(buf.count))
+            bytes.append(contentsOf: buf)
+        }
+    }
+
+    mutating func optional<T>(_ v: T?, _ write: (inout BinaryWriter, T) -> Void) {
+        if let v { bytes.append(1); write(&self, v) } else { bytes.append(0) }
+    }
+
+    mutating func array<T>(_ items: [T], _ write: (inout BinaryWriter, T) -> Void) {
+        uint(UInt64(items.count))
+        for item in items { write(&self, item) }
+    }
+
+    mutating func double(_ d: Double) { uint(d.bitPattern) }
+
+    mutating func json(_ v: JSONValue) {
+        switch v {
+        case .null: bytes.append(0)
+        case let .bool(b): bytes.append(1); bool(b)
+        case let .int(i): bytes.append(2); int(i)
+        case let .double(d): bytes.append(3); double(d)
+        case let .string(s): bytes.append(4); string(s)
+        case let .array(a): bytes.append(5); array(a) { $0.json($1) }
+        case let .object(o): bytes.append(6); array(o) { $0.string($1.0); $0.json($1.1) }
+        }
+    }
+}
+
+/// Reads what BinaryWriter wrote; any inconsistency throws, so a damaged cache is rebuilt.
+struct BinaryReader {
+    struct Damaged: Error {}
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var atEnd: Bool { offset >= bytes.count }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw Damaged() }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint() throws -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let b = try byte()
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return result }
+            shift += 7
+            if shift > 63 { throw Damaged() }
+        }
+    }
+
+    mutating func int() throws -> Int {
+        let u = try uint()
+        return Int(Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1))))
+    }
+
+    mutating func bool() throws -> Bool { try byte() != 0 }
+
+    mutating func string() throws -> String {
+        let n = Int(try uint())
+        guard n >= 0, offset + n <= bytes.count else { throw Damaged() }
+        defer { offset += n }
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[offset..<(offset + n)], as: UTF8.self) }
+    }
+
+    mutating func optional<T>(_ read: (inout BinaryReader) throws -> T) throws -> T? {
+        try byte() == 1 ? try read(&self) : nil
+    }
+
+    mutating func array<T>(_ read: (inout BinaryReader) throws -> T) throws -> [T] {
+        let n = Int(try uint())
+        guard n <= bytes.count - offset else { throw Damaged() }
+        var out: [T] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try read(&self)) }
+        return out
+    }
+
+    mutating func double() throws -> Double { Double(bitPattern: try uint()) }
+
+    mutating func json() throws -> JSONValue {
+        switch try byte() {
+        case 0: return .null
+        case 1: return .bool(try bool())
+        case 2: return .int(try int())
+        case 3: return .double(try double())
+        case 4: return .string(try string())
+        case 5: return .array(try array { try $0.json() })
+        case 6: return .object(try array { (try $0.string(), try $0.json()) })
+        default: throw Damaged()
+        }
+    }
+}

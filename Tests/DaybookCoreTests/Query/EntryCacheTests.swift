@@ -1,0 +1,130 @@
+// The entry cache never returns stale results, and gives back exactly what a fresh parse gives.
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import DaybookCore
+
+final class EntryCacheTests: XCTestCase {
+    var tmp: URL!
+    var diary: Diary!
+    let dir = "entries/2026/11"
+
+    override func setUpWithError() throws {
+        FileStamp.racyWindow = 0
+        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-cache-\(UUID().uuidString)")
+        try Diary.create(at: tmp, name: nil)
+        diary = try open()
+        try FileManager.default.createDirectory(at: diary.url(dir), withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        FileStamp.racyWindow = 2_000_000_000
+        try? FileManager.default.removeItem(at: tmp)
+    }
+
+    func open() throws -> Diary {
+        try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: diary.url("\(dir)/\(name)"), atomically: false, encoding: .utf8)
+    }
+
+    func load(bodies: Bool = false) -> ([Entry], [Diagnostic]) {
+        var d: [Diagnostic] = []
+        let e = diary.loadEntries(diagnostics: &d, bodies: bodies)
+        return (e, d)
+    }
+
+    /// Sets a file's modification time, as an editor or a copy tool may.
+    func setMtime(_ name: String, seconds: Int) {
+        var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, diary.url("\(dir)/\(name)").path, &times, 0), 0)
+    }
+
+    func testCachedEntriesEqualFreshParses() throws {
+        try write("2026-11-01-0900-a.md", "---\ntitle: A\ndate: 2026-11-01T09:00:00+01:00\ntags: [x, y/z]\nmood: 3\nplace: {name: Ward, n: 2.5}\ncodes:\n  - trust\n  - code: care\n    quote: \"words\"\n    occurrence: 2\n    memo: m\n    coder: ann\n---\nSome words and #inline words.\n")
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02\n---\n# Heading title\n")
+        let (fresh, _) = load()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: diary.stateFolder.appendingPathComponent("cache/entries.bin").path))
+        let (cached, _) = load()
+        XCTAssertEqual(fresh.count, 2)
+        XCTAssertEqual(fresh.map { String(describing: $0) }, cached.map { String(describing: $0) })
+        let (withBodies, _) = load(bodies: true)
+        XCTAssertEqual(withBodies.first?.body, "Some words and #inline words.\n")
+    }
+
+    func testAnEditOfTheSameSizeAndTimeIsSeen() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: one\n---\nb\n")
+        setMtime("2026-11-01-0900-a.md", seconds: 1_700_000_000)
+        XCTAssertEqual(load().0.first?.title, "one")
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: two\n---\nb\n")
+        setMtime("2026-11-01-0900-a.md", seconds: 1_700_000_000)
+        XCTAssertEqual(load().0.first?.title, "two")
+    }
+
+    func testAFileReplacedBehindOurBackIsSeen() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: old\n---\nb\n")
+        setMtime("2026-11-01-0900-a.md", seconds: 1_700_000_000)
+        XCTAssertEqual(load().0.first?.title, "old")
+        let other = tmp.appendingPathComponent("other.md")
+        try "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: new\n---\nb\n".write(to: other, atomically: false, encoding: .utf8)
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, other.path, &times, 0)
+        XCTAssertEqual(rename(other.path, diary.url("\(dir)/2026-11-01-0900-a.md").path), 0)
+        XCTAssertEqual(load().0.first?.title, "new")
+    }
+
+    func testDeletedAndAddedFiles() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\n---\na\n")
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02\n---\nb\n")
+        XCTAssertEqual(load().0.count, 2)
+        try FileManager.default.removeItem(at: diary.url("\(dir)/2026-11-01-0900-a.md"))
+        try write("2026-11-03-0900-c.md", "---\ndate: 2026-11-03\n---\nc\n")
+        XCTAssertEqual(load().0.map(\.id), ["2026-11-02-0900-b", "2026-11-03-0900-c"])
+    }
+
+    func testProblemsAreCachedWithTheirPlaceAndStillReported() throws {
+        try write("2026-11-01-0900-bad.md", "---\ndate: 2026-11-01\nmood: 9\n---\na\n")
+        XCTAssertEqual(load().1.first?.location?.line, 3)
+        let (entries, problems) = load()
+        XCTAssertEqual(entries.count, 0)
+        XCTAssertEqual(problems.first?.location?.line, 3)
+        XCTAssertEqual(problems.first?.location?.path, "entries/2026/11/2026-11-01-0900-bad.md")
+    }
+
+    func testSettingsThatChangeTheParseInvalidateTheCache() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\nmood: 7\n---\na\n")
+        XCTAssertEqual(load().0.count, 0)
+        try "mood: {min: 1, max: 10}\n".write(to: diary.configFile, atomically: true, encoding: .utf8)
+        diary = try open()
+        XCTAssertEqual(load().0.first?.mood, 7)
+    }
+
+    func testADamagedOrTruncatedCacheIsRebuilt() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: kept\n---\na\n")
+        _ = load()
+        let cacheFile = diary.stateFolder.appendingPathComponent("cache/entries.bin")
+        let full = try Data(contentsOf: cacheFile)
+        for cut in [0, 5, full.count / 2, full.count - 1] {
+            try full.prefix(cut).write(to: cacheFile)
+            XCTAssertEqual(load().0.first?.title, "kept", "cache cut at \(cut)")
+        }
+        var garbage = full
+        for i in stride(from: 30, to: garbage.count, by: 7) { garbage[i] ^= 0x5A }
+        try garbage.write(to: cacheFile)
+        let (entries, _) = load()
+        XCTAssertLessThanOrEqual(entries.count, 1) // never a crash; a damaged record is never trusted blindly
+        try FileManager.default.removeItem(at: cacheFile)
+        XCTAssertEqual(load().0.first?.title, "kept")
+    }
+
+    func testRacyFilesAreNotCached() throws {
+        FileStamp.racyWindow = 2_000_000_000
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: fresh\n---\na\n")
+        _ = load()
+        let cache = EntryCache(diary: diary)
+        XCTAssertTrue(cache.records.isEmpty)
+    }
+}
