@@ -3,5 +3,6 @@ import ArgumentParser
 
 let commandList: [ParsableCommand.Type] = [
     Init.self, New.self, Edit.self, Show.self, Ls.self, Rm.self, Attach.self,
+    TagCommand.self, CodeCommand.self,
     Log.self, Undo.self, Restore.self, Check.self,
 ]
