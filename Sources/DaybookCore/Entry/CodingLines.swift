@@ -92,7 +92,7 @@ public struct CodingLines {
     /// The key's lines (without endings), the item indentation, the chunks, and whether the
     /// value is a block list daybook can edit chunk by chunk.
     var parsed: (lines: [String], indent: String, chunks: [Chunk], isBlock: Bool) {
-        let lines = text.currentLines(of: "codes").map { $0.hasSuffix("\r\n") ? String($0.dropLast(2)) : $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+        let lines = text.currentLines(of: "codes").map(EntryText.withoutEnding)
         guard let first = lines.first, let colon = first.firstIndex(of: ":") else { return ([], "  ", [], true) }
         let value = first[first.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         var starts: [Int] = []

@@ -56,7 +56,7 @@ public struct TagLines {
             let dropped = Set(items.filter { goneSet.contains($0.tag) }.map(\.line))
             text.set(key: "tags", lines: lines.indices.filter { !dropped.contains($0) }.map { lines[$0] })
         default:
-            text.set(key: "tags", lines: ["tags: []"])
+            text.set(key: "tags", lines: [YAMLWriter.flowList("tags", keep.map(\.tag))])
         }
         return removed
     }
@@ -81,7 +81,7 @@ public struct TagLines {
         case let .block(indent):
             var out = lines
             for (item, t) in renamed.reversed() {
-                if let t { if t != item.raw { out[item.line] = indent + "- " + t } } else { out.remove(at: item.line) }
+                if let t { if t != item.raw { out[item.line] = indent + "- " + t + item.after } } else { out.remove(at: item.line) }
             }
             text.set(key: "tags", lines: out)
         default:
@@ -108,11 +108,13 @@ public struct TagLines {
         var raw: String
         /// Its line within `current` (for block lists).
         var line: Int
+        /// What follows the item on its line (spaces, a comment), kept when it is renamed.
+        var after = ""
     }
 
     /// The key's lines without their endings.
     var current: [String] {
-        text.currentLines(of: "tags").map { $0.hasSuffix("\r\n") ? String($0.dropLast(2)) : $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+        text.currentLines(of: "tags").map(EntryText.withoutEnding)
     }
 
     var style: Style { parsed.style }
@@ -137,8 +139,11 @@ public struct TagLines {
                 }
                 indent = indent ?? String(line.prefix(line.count - trimmed.count))
                 var raw = String(trimmed.dropFirst(2))
-                if let hash = raw.range(of: " #") { raw = String(raw[..<hash.lowerBound]) }
-                items.append(Item(tag: TagLines.tag(raw), raw: raw, line: i))
+                var after = ""
+                if let hash = raw.range(of: " #") { after = String(raw[hash.lowerBound...]); raw = String(raw[..<hash.lowerBound]) }
+                let value = raw.trimmingCharacters(in: .whitespaces)
+                after = String(raw.dropFirst(value.count)) + after
+                items.append(Item(tag: TagLines.tag(value), raw: value, line: i, after: after))
             }
             if let indent { return (.block(indent: indent), items) }
             if value.isEmpty { return (.other, []) }
