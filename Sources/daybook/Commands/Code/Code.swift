@@ -18,11 +18,12 @@ struct CodeCommand: ParsableCommand {
         return n
     }
 
-    /// Writes the codebook into the change when it differs from what is on disk.
+    /// Writes the codebook into the change when it differs from what is on disk (an empty
+    /// codebook is not created).
     static func save(_ book: Codebook, in change: Change) throws {
         let current = FileManager.default.contents(atPath: change.diary.codebookFile.path)
         let data = Data(book.yaml.utf8)
-        if current != data { try change.write(data, to: Codebook.fileName) }
+        if current != data && !(current == nil && book.codes.isEmpty) { try change.write(data, to: Codebook.fileName) }
     }
 
     /// The codes a CODE argument stands for: the code, its descendants in the codebook, and

@@ -19,14 +19,32 @@ struct TagCommand: ParsableCommand {
         }
     }
 
-    /// Every line of standard input, for ENTRY `-`.
-    static func readStandardInput() -> String {
-        String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-    }
-
-    /// `+a +b on Title` or `+a on 3 entries`, for commit messages and confirmations.
-    static func summary(_ sign: String, _ tags: [String], titles: [String]) -> String {
-        let list = tags.map { sign + $0 }.joined(separator: " ")
-        return titles.count == 1 ? "\(list) on \(titles[0])" : "\(list) on \(titles.count) entries"
+    /// `tag add` and `tag rm`: applies `edit` to the front-matter tags of every entry ENTRY names,
+    /// in one commit. `edit` gets the tags, the entry and its path as shown, and returns the tags it
+    /// changed; `sign` and `verb` word the messages.
+    static func change(_ entryArgument: String, tags: [String], global: GlobalOptions, sign: String, verb: String,
+                       nothing: (_ many: Bool) -> String,
+                       _ edit: (inout TagLines, Entry, String) -> [String]) throws {
+        let diary = try global.openDiary()
+        let rels = try EntryReference(diary).resolveMany([entryArgument]) {
+            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard !rels.isEmpty else { throw DaybookError.usage("no entries named on stdin") }
+        let change = try Change(diary)
+        var titles: [String] = []
+        var changed = Set<String>()
+        for rel in rels {
+            try change.editEntry(rel) { text, entry in
+                var lines = TagLines(text)
+                let done = edit(&lines, entry, diary.displayPath(rel))
+                if !done.isEmpty { titles.append(entry.title); changed.formUnion(done) }
+                text = lines.text
+            }
+        }
+        guard !titles.isEmpty else { throw DaybookError.nothing("daybook: nothing to change: " + nothing(rels.count > 1)) }
+        let list = tags.filter(changed.contains).map { sign + $0 }.joined(separator: " ")
+        let summary = titles.count == 1 ? "\(list) on \(titles[0])" : "\(list) on \(titles.count) entries"
+        try change.commit("tag: " + summary + (titles.count > 1 ? "\n\n" + titles.joined(separator: "\n") : ""))
+        global.confirm("daybook: \(verb) \(summary)")
     }
 }

@@ -15,23 +15,9 @@ struct TagAdd: ParsableCommand {
 
     func run() throws {
         let tags = try TagCommand.tags(from: self.tags)
-        let diary = try global.openDiary()
-        let rels = try EntryReference(diary).resolveMany([entry], stdin: TagCommand.readStandardInput)
-        guard !rels.isEmpty else { throw DaybookError.usage("no entries named on stdin") }
-        let change = try Change(diary)
-        var titles: [String] = []
-        var added = Set<String>()
-        for rel in rels {
-            try change.editEntry(rel) { text, entry in
-                var lines = TagLines(text)
-                let new = lines.add(tags)
-                if !new.isEmpty { titles.append(entry.title); added.formUnion(new) }
-                text = lines.text
-            }
+        try TagCommand.change(entry, tags: tags, global: global, sign: "+", verb: "tagged",
+                              nothing: { "\($0 ? "every entry has" : "the entry has") \(tags.map { "#" + $0 }.joined(separator: " ")) already" }) { lines, _, _ in
+            lines.add(tags)
         }
-        guard !titles.isEmpty else { throw DaybookError.nothing("daybook: nothing to change: \(rels.count == 1 ? "the entry has" : "every entry has") \(tags.map { "#" + $0 }.joined(separator: " ")) already") }
-        let summary = TagCommand.summary("+", tags.filter(added.contains), titles: titles)
-        try change.commit("tag: " + summary + (titles.count > 1 ? "\n\n" + titles.joined(separator: "\n") : ""))
-        global.confirm("daybook: tagged \(summary)")
     }
 }
