@@ -34,11 +34,16 @@ struct TagCommand: ParsableCommand {
         var titles: [String] = []
         var changed = Set<String>()
         for rel in rels {
-            try change.editEntry(rel) { text, entry in
-                var lines = TagLines(text)
-                let done = edit(&lines, entry, diary.displayPath(rel))
-                if !done.isEmpty { titles.append(entry.title); changed.formUnion(done) }
-                text = lines.text
+            do {
+                try change.editEntry(rel) { text, entry in
+                    var lines = TagLines(text)
+                    let done = edit(&lines, entry, diary.displayPath(rel))
+                    if !done.isEmpty { titles.append(entry.title); changed.formUnion(done) }
+                    text = lines.text
+                }
+            } catch let e as DaybookError where rels.count > 1 && e.kind == .input {
+                // One unreadable entry of many is skipped, so it does not hold up the others.
+                Terminal.warning(Diagnostic(e))
             }
         }
         guard !titles.isEmpty else { throw DaybookError.nothing("daybook: nothing to change: " + nothing(rels.count > 1)) }
