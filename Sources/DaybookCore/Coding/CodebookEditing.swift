@@ -64,8 +64,9 @@ extension Codebook {
 
     // MARK: Writing
 
-    /// codebook.yml as daybook writes it: one line for each code without children, a block for
-    /// a category. Reading and writing again gives the same bytes, so an edit changes only its lines.
+    /// codebook.yml as daybook writes it, in the layout of SPEC §1.2: a category, and a top-level
+    /// code with a description or colour, as a block; any other code on one line. Reading and
+    /// writing again gives the same bytes, so an edit changes only its own lines.
     public var yaml: String {
         var out = "codes:" + (codes.isEmpty ? " {}\n" : "\n")
         func write(_ code: Code, indent: String) {
@@ -73,13 +74,14 @@ extension Codebook {
             var fields: [(String, String)] = []
             if let d = code.description { fields.append(("description", d)) }
             if let c = code.color { fields.append(("color", c)) }
-            if code.children.isEmpty {
+            if code.children.isEmpty && (indent.count > 2 || fields.isEmpty) {
                 let flow = fields.map { "\($0.0): \(YAMLWriter.scalar($0.1, inFlow: true))" }.joined(separator: ", ")
                 out += "\(indent)\(name): {\(flow)}\n"
                 return
             }
             out += "\(indent)\(name):\n"
             for (k, v) in fields { out += "\(indent)  \(k): \(YAMLWriter.scalar(v))\n" }
+            if code.children.isEmpty { return }
             out += "\(indent)  codes:\n"
             for child in code.children { write(child, indent: indent + "    ") }
         }

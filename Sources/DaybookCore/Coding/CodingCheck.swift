@@ -10,20 +10,19 @@ public struct CodingCheck: DiaryCheck {
         var out: [Diagnostic] = []
         var book = Codebook()
         do { book = try Codebook.load(diary) } catch let e as DaybookError { out.append(Diagnostic(e, severity: .error)) }
-        for e in entries {
+        for e in entries where !e.codings.isEmpty {
             let path = diary.displayPath(e.path)
-            let lines = FileManager.default.contents(atPath: diary.url(e.path).path)
+            var unplaced = FileManager.default.contents(atPath: diary.url(e.path).path)
                 .flatMap { String(validatingUTF8Data: $0) }
                 .flatMap { try? EntryText($0, path: path) }
                 .map { CodingLines($0).located } ?? []
             var seen: [Coding] = []
-            var lineOf = lines
             for c in e.codings {
                 // The n-th front-matter coding equal to this one sits on the n-th such line.
                 var at = SourceLocation(path: path)
-                if c.source == .frontMatter, let i = lineOf.firstIndex(where: { $0.coding == c }) {
-                    at.line = lineOf[i].line
-                    lineOf.remove(at: i)
+                if c.source == .frontMatter, let i = unplaced.firstIndex(where: { $0.coding == c }) {
+                    at.line = unplaced[i].line
+                    unplaced.remove(at: i)
                 } else if case .ink = c.source {
                     at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
                 }

@@ -59,6 +59,25 @@ final class CodebookTests: XCTestCase {
         XCTAssertEqual(Codebook().yaml, "codes: {}\n")
     }
 
+    func testTheSpecExampleIsAlreadyInDaybooksOwnLayout() throws {
+        let spec = """
+        codes:
+          emotions:
+            description: Feelings people express about the tools
+            color: "#8250df"
+            codes:
+              frustration: {description: Annoyance at a tool or process, color: "#d1242f"}
+              relief: {}
+          workaround:
+            description: Someone bypasses the intended procedure
+
+        """
+        var book = try Codebook.parse(spec, path: "codebook.yml")
+        XCTAssertEqual(book.yaml, spec)
+        try book.define("hope", parent: "emotions")
+        XCTAssertEqual(book.yaml, spec.replacingOccurrences(of: "      relief: {}\n", with: "      relief: {}\n      hope: {}\n"))
+    }
+
     func testDefineAddsMovesAndChangesWithMinimalDiff() throws {
         var book = try Codebook.parse(sample, path: "x")
         let before = book.yaml.split(separator: "\n")

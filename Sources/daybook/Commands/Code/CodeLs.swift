@@ -9,8 +9,8 @@ struct CodeLs: ParsableCommand {
         abstract: "The coded segments, grouped by entry: entry, date, code, quote, memo, coder.",
         discussion: """
         CODE may be a category: its descendants in the codebook are listed too. JSON rows also carry \
-        the entry's path, the occurrence, `orphaned`, and `start`/`end` (Unicode scalar offsets in \
-        the body, end exclusive). Exit 1 when no coding matches.
+        the entry's path, the occurrence, `orphaned`, `start`/`end` (Unicode scalar offsets in \
+        the body, end exclusive) and, for a highlighter stroke, `stroke` (its index). Exit 1 when no coding matches.
         """)
 
     @Argument(help: "Only this code (a category includes its descendants).") var code: String?
@@ -40,6 +40,7 @@ struct CodeLs: ParsableCommand {
                 var o = zip(headers, cells(e, c)).map { ($0, $1.map(JSONValue.string) ?? .null) }
                 o += [("path", .string(e.path)), ("occurrence", .int(c.occurrence ?? 1)), ("orphaned", .bool(anchor == nil)),
                       ("start", anchor.map { .int($0.start) } ?? .null), ("end", anchor.map { .int($0.end) } ?? .null)]
+                if case let .ink(stroke) = c.source { o.append(("stroke", .int(stroke))) }
                 return JSONValue.object(o)
             } }
             Terminal.out(JSONValue.array(rows).serialized(pretty: true))
