@@ -58,12 +58,12 @@ struct CodeAdd: ParsableCommand {
                 Terminal.warning(Diagnostic(.warning, "the quote occurs \(n) times; coded the first (--occurrence N codes another)", at: SourceLocation(path: display)))
             }
         }
-        let change = try Change(diary)
-        let who = coder ?? diary.config.coder ?? change.repository.configString("user.name")
+        let who = try coder ?? diary.config.coder ?? diary.repository().configString("user.name")
         let coding = Coding(code: code, quote: segment, occurrence: (occurrence ?? 1) > 1 ? occurrence : nil, memo: memo, coder: who)
         guard !e.codings.contains(where: { $0.code == code && $0.quote == segment && ($0.occurrence ?? 1) == (occurrence ?? 1) && $0.coder == who }) else {
             throw DaybookError.nothing("daybook: nothing to change: \(e.title) has this coding already")
         }
+        let change = try Change(diary)
         try change.editEntry(rel) { text, _ in
             var lines = CodingLines(text)
             lines.append(coding)
