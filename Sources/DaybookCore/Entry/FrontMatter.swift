@@ -139,6 +139,13 @@ public struct EntryText: Equatable, Sendable {
     public func currentLines(of key: String) -> [String] {
         span(of: key).map { Array(lines[$0]) } ?? []
     }
+
+    /// A line without its `\n` or `\r\n` (which Swift counts as one Character).
+    public static func withoutEnding(_ line: String) -> String {
+        var s = line.unicodeScalars
+        if s.last == "\n" { s.removeLast(); if s.last == "\r" { s.removeLast() } }
+        return String(s)
+    }
 }
 
 /// Writing YAML values so that they read back as the same values.

@@ -62,5 +62,12 @@ extension FilterOptions {
 
 /// How `--code` widens a category to its descendants (the codebook answers when there is one).
 enum CodeExpansion {
-    nonisolated(unsafe) static var expander: (Diary) -> (String) -> Set<String> = { _ in { [$0] } }
+    nonisolated(unsafe) static var expander: (Diary) -> (String) -> Set<String> = { diary in
+        let book: Codebook
+        do { book = try Codebook.load(diary) } catch let e as DaybookError {
+            Terminal.warning(Diagnostic(e))
+            book = Codebook()
+        } catch { book = Codebook() }
+        return { book.descendants(of: $0) }
+    }
 }

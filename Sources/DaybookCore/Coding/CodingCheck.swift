@@ -1,0 +1,46 @@
+// The coding checks of `code check` and `daybook check`: orphans, undefined codes, duplicates.
+import Foundation
+
+/// Orphaned quotes (kept, never dropped), codes missing from the codebook in strict mode,
+/// duplicate codings (same code, segment and coder twice in one entry), an unreadable codebook.
+public struct CodingCheck: DiaryCheck {
+    public init() {}
+
+    public func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var book = Codebook()
+        do { book = try Codebook.load(diary) } catch let e as DaybookError { out.append(Diagnostic(e, severity: .error)) }
+        for e in entries where !e.codings.isEmpty {
+            let path = diary.displayPath(e.path)
+            var unplaced = FileManager.default.contents(atPath: diary.url(e.path).path)
+                .flatMap { String(validatingUTF8Data: $0) }
+                .flatMap { try? EntryText($0, path: path) }
+                .map { CodingLines($0).located } ?? []
+            var seen: [Coding] = []
+            for c in e.codings {
+                // The n-th front-matter coding equal to this one sits on the n-th such line.
+                var at = SourceLocation(path: path)
+                if c.source == .frontMatter, let i = unplaced.firstIndex(where: { $0.coding == c }) {
+                    at.line = unplaced[i].line
+                    unplaced.remove(at: i)
+                } else if case .ink = c.source {
+                    at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
+                }
+                let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
+                if let q = c.quote, QuoteAnchor.locate(q, occurrence: c.occurrence ?? 1, in: e.body) == nil {
+                    let n = QuoteAnchor.count(of: q, in: e.body)
+                    let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
+                    out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: at))
+                }
+                if diary.config.strictCodebook, !book.contains(c.code) {
+                    let close = book.closeNames(to: c.code)
+                    out.append(Diagnostic(.error, "the code `\(c.code)` is not in the codebook (strict)" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at))
+                }
+                let same = seen.contains { $0.code == c.code && $0.quote == c.quote && ($0.occurrence ?? 1) == (c.occurrence ?? 1) && $0.coder == c.coder }
+                if same { out.append(Diagnostic(.warning, "duplicate coding \(what)\(c.coder.map { " by \($0)" } ?? "")", at: at)) }
+                seen.append(c)
+            }
+        }
+        return out
+    }
+}

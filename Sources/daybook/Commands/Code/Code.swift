@@ -1,0 +1,66 @@
+// `daybook code`: the group of coding subcommands, and what they share.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct CodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "code",
+        abstract: "Qualitative coding: apply codes to entries and segments, keep the codebook, report.",
+        discussion: "Codings live in each entry's `codes:` front matter; the codebook in codebook.yml. See `man daybook-code` and `man daybook-codebook`.",
+        subcommands: [CodeAdd.self, CodeRm.self, CodeLs.self, CodeBook.self, CodeDefine.self,
+                      CodeRename.self, CodeMerge.self, CodeStats.self, CodeCheck.self])
+
+    /// A code name from the command line, lowercase; a usage error when it is not one.
+    static func name(_ raw: String) throws -> String {
+        let n = Tag.normalize(raw)
+        guard Tag.isValid(n) else { throw DaybookError.usage("`\(raw)` is not a code name: use letters, digits, _, - and / (not at either end)") }
+        return n
+    }
+
+    /// Writes the codebook into the change when it differs from what is on disk (an empty
+    /// codebook is not created).
+    static func save(_ book: Codebook, in change: Change) throws {
+        let current = FileManager.default.contents(atPath: change.diary.codebookFile.path)
+        let data = Data(book.yaml.utf8)
+        if current != data && !(current == nil && book.codes.isEmpty) { try change.write(data, to: Codebook.fileName) }
+    }
+
+    /// The codes a CODE argument stands for: the code, its descendants in the codebook, and
+    /// nested names (`a` stands for `a/b` too).
+    static func matcher(_ code: String, book: Codebook) -> (String) -> Bool {
+        let set = book.descendants(of: code)
+        return { c in set.contains(c) || set.contains { Tag.matches(c, query: $0) } }
+    }
+
+    /// `1 coding`, `2 codings`, `2 entries`.
+    static func plural(_ n: Int, _ word: String) -> String {
+        n == 1 ? "1 \(word)" : word.hasSuffix("y") ? "\(n) \(word.dropLast())ies" : "\(n) \(word)s"
+    }
+
+    /// Renames or merges codes in every readable entry's front matter; ink codings are reported,
+    /// since they live in stroke files. Returns the titles of the entries changed.
+    static func recode(_ diary: Diary, in change: Change, _ map: (String) -> String?) throws -> [String] {
+        var diags: [Diagnostic] = []
+        var titles: [String] = []
+        for e in diary.loadEntries(diagnostics: &diags) where e.codings.contains(where: { map($0.code) != nil }) {
+            for c in e.codings where c.source != .frontMatter && map(c.code) != nil {
+                Terminal.warning(Diagnostic(.warning, "the highlighter coding `\(c.code)` lives in the stroke file and keeps its code",
+                                            at: SourceLocation(path: diary.displayPath(String(e.path.dropLast(3)) + ".strokes.json"))))
+            }
+            let changed = try change.editEntry(e.path) { text, _ in
+                var lines = CodingLines(text)
+                lines.update { c in
+                    guard let to = map(c.code) else { return c }
+                    var new = c
+                    new.code = to
+                    return new
+                }
+                text = lines.text
+            }
+            if changed { titles.append(e.title) }
+        }
+        Terminal.warnings(diags)
+        return titles
+    }
+}

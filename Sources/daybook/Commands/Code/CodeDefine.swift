@@ -1,0 +1,41 @@
+// `daybook code define`: add a code to the codebook or change it.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct CodeDefine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "define",
+        abstract: "Add a code to the codebook, or change its category, description or colour.",
+        discussion: "A missing parent is added at the top level. An empty --description or --color removes it. Exit 1 when nothing changes.")
+
+    @Argument(help: "The code.") var code: String
+    @Option(help: ArgumentHelp("Its category (moves it there).", valueName: "code")) var parent: String?
+    @Option(help: ArgumentHelp("What the code means.", valueName: "text")) var description: String?
+    @Option(help: ArgumentHelp("#RRGGBB or #RRGGBBAA, for highlights in exports.", valueName: "hex")) var color: String?
+    // `--color` is the code's colour here, so the global options are taken one by one.
+    @Option(help: ArgumentHelp("The diary folder (else $DAYBOOK_DIR, the nearest folder with a daybook.yml, ~/daybook).", valueName: "path"))
+    var diary: String?
+    @Flag(name: .shortAndLong, help: "No confirmation on stderr.") var quiet = false
+
+    var global: GlobalOptions {
+        get throws { try GlobalOptions.parse((diary.map { ["--diary", $0] } ?? []) + (quiet ? ["-q"] : [])) }
+    }
+
+    func run() throws {
+        let code = try CodeCommand.name(self.code)
+        let parent = try self.parent.map(CodeCommand.name)
+        let global = try self.global
+        let diary = try global.openDiary()
+        var book = try Codebook.load(diary)
+        let existed = book.contains(code)
+        guard try book.define(code, parent: parent, description: description, color: color) else {
+            throw DaybookError.nothing("daybook: nothing to change: the codebook has `\(code)` like this already")
+        }
+        let change = try Change(diary)
+        try CodeCommand.save(book, in: change)
+        let place = book.path(of: code).map { $0.count > 1 ? " (under \($0.dropLast().joined(separator: " › ")))" : "" } ?? ""
+        try change.commit("code define: \(code)\(place)")
+        global.confirm("daybook: \(existed ? "changed" : "defined") \(code)\(place) in \(diary.displayPath(Codebook.fileName))")
+    }
+}

@@ -1,0 +1,77 @@
+// `daybook code ls`: the coded segments, grouped by entry.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct CodeLs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls",
+        abstract: "The coded segments, grouped by entry: entry, date, code, quote, memo, coder.",
+        discussion: """
+        CODE may be a category: its descendants in the codebook are listed too. JSON rows also carry \
+        the entry's path, the occurrence, `orphaned`, `start`/`end` (Unicode scalar offsets in \
+        the body, end exclusive) and, for a highlighter stroke, `stroke` (its index). Exit 1 when no coding matches.
+        """)
+
+    @Argument(help: "Only this code (a category includes its descendants).") var code: String?
+    @OptionGroup var filters: FilterOptions
+    @Option(help: ArgumentHelp("Only this coder's codings.", valueName: "name")) var coder: String?
+    @Flag(help: "A JSON array of {entry, date, title, code, quote, memo, coder}.") var json = false
+    @Flag(help: "CSV with a header row: entry, date, title, code, quote, memo, coder.") var csv = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if json && csv { throw ValidationError("give --json or --csv, not both") }
+    }
+
+    func run() throws {
+        let diary = try global.openDiary()
+        let wanted = try code.map { try CodeCommand.matcher(CodeCommand.name($0), book: Codebook.load(diary)) }
+        var groups: [(Entry, [Coding])] = []
+        for e in try filters.entries(of: diary) {
+            let hits = e.codings.filter { c in wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
+            if !hits.isEmpty { groups.append((e, hits)) }
+        }
+        let headers = ["entry", "date", "title", "code", "quote", "memo", "coder"]
+        func cells(_ e: Entry, _ c: Coding) -> [String?] { [e.id, e.date.description, e.title, c.code, c.quote, c.memo, c.coder] }
+        if json {
+            let rows: [JSONValue] = groups.flatMap { e, codings in codings.map { c in
+                let anchor = QuoteAnchor.locate(c, in: e.body)
+                var o = zip(headers, cells(e, c)).map { ($0, $1.map(JSONValue.string) ?? .null) }
+                o += [("path", .string(e.path)), ("occurrence", .int(c.occurrence ?? 1)), ("orphaned", .bool(anchor == nil)),
+                      ("start", anchor.map { .int($0.start) } ?? .null), ("end", anchor.map { .int($0.end) } ?? .null)]
+                if case let .ink(stroke) = c.source { o.append(("stroke", .int(stroke))) }
+                return JSONValue.object(o)
+            } }
+            Terminal.out(JSONValue.array(rows).serialized(pretty: true))
+        } else if csv {
+            Terminal.out(CodeLs.csvRow(headers), terminator: "\r\n")
+            for (e, codings) in groups { for c in codings { Terminal.out(CodeLs.csvRow(cells(e, c).map { $0 ?? "" }), terminator: "\r\n") } }
+        } else {
+            for (n, (e, codings)) in groups.enumerated() {
+                if n > 0 { Terminal.out("") }
+                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(e.title))  \(Terminal.dim(diary.displayPath(e.path)))")
+                for c in codings {
+                    var line = "  " + Terminal.accent(c.code) + "  "
+                    if let q = c.quote {
+                        line += "\"\(CodeAdd.short(q))\""
+                        if QuoteAnchor.locate(c, in: e.body) == nil { line += " (orphaned: not in the body)" }
+                    } else {
+                        line += "(whole entry)"
+                    }
+                    if let m = c.memo { line += "  — " + m }
+                    if let who = c.coder { line += "  " + Terminal.dim("[\(who)]") }
+                    Terminal.out(line)
+                }
+            }
+        }
+        if groups.isEmpty { throw DaybookError.nothing("") }
+    }
+
+    /// One CSV record (RFC 4180): a field with a comma, quote or line break is quoted.
+    static func csvRow(_ fields: [String]) -> String {
+        fields.map { f in
+            f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
+        }.joined(separator: ",")
+    }
+}

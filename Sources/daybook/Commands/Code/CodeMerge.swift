@@ -1,0 +1,36 @@
+// `daybook code merge`: fold codes into one, in the codebook and in every coding, in one commit.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct CodeMerge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge codes into one, in the codebook and in every entry, in one commit.",
+        discussion: """
+        The merged codes leave the codebook and their children move under the target. A target not \
+        defined yet takes the place (and description) of the first defined code merged. An entry that \
+        ends up with the same coding twice keeps it once. Exit 1 when none of the codes is defined or used.
+        """)
+
+    @Argument(help: "Codes to merge.") var codes: [String]
+    @Option(help: ArgumentHelp("The code they become.", valueName: "code")) var into: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let target = try CodeCommand.name(into)
+        let sources = try codes.map(CodeCommand.name).filter { $0 != target }
+        guard !sources.isEmpty else { throw DaybookError.usage("name the codes to merge into \(target)") }
+        let diary = try global.openDiary()
+        var book = try Codebook.load(diary)
+        let defined = sources.contains(where: book.contains)
+        try book.merge(sources, into: target)
+        let change = try Change(diary)
+        let titles = try CodeCommand.recode(diary, in: change) { sources.contains($0) ? target : nil }
+        guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: none of \(sources.joined(separator: ", ")) is in the codebook or in any entry") }
+        try CodeCommand.save(book, in: change)
+        let summary = "\(sources.joined(separator: ", ")) → \(target) (\(CodeCommand.plural(titles.count, "entry")))"
+        try change.commit("code merge: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
+        global.confirm("daybook: merged \(summary)")
+    }
+}
