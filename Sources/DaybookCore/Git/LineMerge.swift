@@ -53,10 +53,14 @@ public enum LineMerge {
         // A huge rewritten middle stays unpaired: the merge then sees one changed region, which
         // can only make it more careful (a conflict copy), never wrong.
         guard n > 0, m > 0, n * m <= 16_000_000 else { return pairs }
-        var hashes: [String: Int] = [:]
-        let x = a[prefix..<(prefix + n)].map { hashes[$0, default: hashes.count] }
-        for line in b[prefix..<(prefix + m)] where hashes[line] == nil { hashes[line] = hashes.count }
-        let y = b[prefix..<(prefix + m)].map { hashes[$0] ?? -1 }
+        // Lines as numbers, so the table compares integers.
+        var numbers: [String: Int] = [:]
+        func number(_ line: String) -> Int {
+            if let k = numbers[line] { return k }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+        let x = a[prefix..<(prefix + n)].map(number), y = b[prefix..<(prefix + m)].map(number)
         // lengths[i][j]: the longest common subsequence of x[i...] and y[j...].
         var lengths = [Int32](repeating: 0, count: (n + 1) * (m + 1))
         for i in stride(from: n - 1, through: 0, by: -1) {
