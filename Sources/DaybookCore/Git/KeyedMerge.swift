@@ -114,15 +114,16 @@ public enum KeyedMerge {
         return lines
     }
 
-    /// A merged value: short flat mappings on one line, nested ones as blocks.
+    /// A merged value: short mappings of plain values on one line, others as blocks.
     static func blockLines(_ key: String, _ v: JSONValue, indent: String = "") -> [String] {
         let head = indent + YAMLWriter.scalar(key) + ":"
         guard case let .object(pairs) = v, !pairs.isEmpty else { return [head + " " + YAMLWriter.value(v)] }
         let flow = head + " " + YAMLWriter.value(v)
         let nested = pairs.contains {
-            if case let .object(p) = $0.1 { return !p.isEmpty }
-            if case .array = $0.1 { return true }
-            return false
+            switch $0.1 {
+            case .object, .array: return true
+            default: return false
+            }
         }
         if !nested && flow.count <= 80 { return [flow] }
         return [head] + pairs.flatMap { blockLines($0.0, $0.1, indent: indent + "  ") }
