@@ -102,6 +102,12 @@ extension Repository {
 
     /// One line: what failed, against which remote, and libgit2's reason.
     private func remoteFailure(_ what: String, _ name: String) -> DaybookError {
-        DaybookError(.git, "cannot \(what) \(name) (\(remoteURL(name) ?? "?")): \(Repository.lastErrorMessage())")
+        var reason = Repository.lastErrorMessage()  // before any other libgit2 call replaces it
+        let url = remoteURL(name) ?? "?"
+        let features = UInt32(bitPattern: git_libgit2_features())
+        let ssh = url.hasPrefix("ssh://") || (!url.contains("://") && url.contains("@") && url.contains(":"))
+        if ssh && features & GIT_FEATURE_SSH.rawValue == 0 { reason += " (this build of libgit2 has no SSH support)" }
+        if url.hasPrefix("https://") && features & GIT_FEATURE_HTTPS.rawValue == 0 { reason += " (this build of libgit2 has no HTTPS support)" }
+        return DaybookError(.git, "cannot \(what) \(name) (\(url)): \(reason)")
     }
 }

@@ -12,10 +12,11 @@ final class RemoteSession {
     /// Statuses of references the remote refused to update.
     var refusals: [String] = []
     let home: String
-    let environment = ProcessInfo.processInfo.environment
+    let environment: [String: String]
 
-    init(progress: TransferProgress?) {
+    init(progress: TransferProgress?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.progress = progress
+        self.environment = environment
         let home = environment["HOME"] ?? NSHomeDirectory()
         self.home = home
         keyFiles = ["id_ed25519", "id_ecdsa", "id_rsa"].map { "\(home)/.ssh/\($0)" }
