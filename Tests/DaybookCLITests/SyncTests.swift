@@ -10,9 +10,7 @@ final class SyncTests: CLITestCase {
     /// daybook on another diary.
     @discardableResult
     func on(_ d: URL, _ args: String..., status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
-        let r = try run(args, env: ["DAYBOOK_DIR": d.path])
-        XCTAssertEqual(r.status, status, "daybook \(args.joined(separator: " ")) on \(d.lastPathComponent): \(r.err)", file: file, line: line)
-        return r
+        try on(d, args, status: status, file: file, line: line)
     }
 
     /// The system git, for setting up remotes and asserting (daybook itself never runs it).
@@ -41,7 +39,25 @@ final class SyncTests: CLITestCase {
         try sh("clone", "-q", remote.path, b.path)
     }
 
-    func entry(_ d: URL, _ title: String, _ body: String, at date: String = "2026-11-20 08:00", _ extra: String...) throws -> URL {
+    /// An entry made on `a` and synced to `b`.
+    func sharedEntry(_ title: String, _ body: String, _ extra: [String] = []) throws -> URL {
+        try twoMachines()
+        let p = try entry(a, title, body, extra)
+        try on(a, "sync")
+        try on(b, "sync")
+        return p
+    }
+
+    /// Edits a shared entry one way on a and another on b, then syncs a, then b; b's sync.
+    @discardableResult
+    func diverge(_ p: URL, a onA: (String, String), b onB: (String, String)) throws -> RunResult {
+        try edit(p, onA.0, onA.1)
+        try edit(same(p, on: b), onB.0, onB.1)
+        try on(a, "sync")
+        return try on(b, "sync")
+    }
+
+    func entry(_ d: URL, _ title: String, _ body: String, at date: String = "2026-11-20 08:00", _ extra: [String] = []) throws -> URL {
         let r = try on(d, ["new", title, "-m", body, "--date", date] + extra)
         let printed = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
         return printed.hasPrefix("/") ? URL(fileURLWithPath: printed) : folder.appendingPathComponent(printed)
@@ -104,14 +120,9 @@ final class SyncTests: CLITestCase {
     }
 
     func testTagsAndCodingsChangedOnBothSides() throws {
-        try twoMachines()
-        let p = try entry(a, "Shared", "the login failed again", "-t", "start")
-        try on(a, "sync")
-        try on(b, "sync")
-        try edit(p, "tags: [start]", "tags: [start, from-a]\ncodes:\n  - trust")
-        try edit(same(p, on: b), "tags: [start]", "tags: [from-b]\ncodes:\n  - code: frustration\n    quote: login failed")
-        try on(a, "sync")
-        try on(b, "sync")
+        let p = try sharedEntry("Shared", "the login failed again", ["-t", "start"])
+        try diverge(p, a: ("tags: [start]", "tags: [start, from-a]\ncodes:\n  - trust"),
+                    b: ("tags: [start]", "tags: [from-b]\ncodes:\n  - code: frustration\n    quote: login failed"))
         try on(a, "sync")
         // b merged last, so its order comes first; a fast-forwarded to the same file.
         let text = try read(same(p, on: b))
@@ -121,14 +132,8 @@ final class SyncTests: CLITestCase {
     }
 
     func testTheSameScalarChangedOnBothKeepsLocalAndReportsTheCopy() throws {
-        try twoMachines()
-        let p = try entry(a, "Mood swing", "a day", "--mood", "3")
-        try on(a, "sync")
-        try on(b, "sync")
-        try edit(p, "mood: 3", "mood: 4")
-        try edit(same(p, on: b), "mood: 3", "mood: 1")
-        try on(a, "sync")
-        let r = try on(b, "sync")
+        let p = try sharedEntry("Mood swing", "a day", ["--mood", "3"])
+        let r = try diverge(p, a: ("mood: 3", "mood: 4"), b: ("mood: 3", "mood: 1"))
         let copy = p.deletingLastPathComponent().appendingPathComponent(p.deletingPathExtension().lastPathComponent + ".conflict-")
         XCTAssertTrue(r.err.contains("both machines changed `mood` differently"), r.err)
         XCTAssertTrue(try read(same(p, on: b)).contains("mood: 1"))
@@ -146,15 +151,9 @@ final class SyncTests: CLITestCase {
     }
 
     func testTheSameBodyLinesChangedOnBoth() throws {
-        try twoMachines()
-        let p = try entry(a, "Contested", "line one\nline two\n\nline four")
-        try on(a, "sync")
-        try on(b, "sync")
-        try edit(p, "line two", "line two as A saw it")
-        try edit(same(p, on: b), "line two", "line two as B saw it")
+        let p = try sharedEntry("Contested", "line one\nline two\n\nline four")
         try edit(same(p, on: b), "line four", "line four, B added")
-        try on(a, "sync")
-        try on(b, "sync")
+        try diverge(p, a: ("line two", "line two as A saw it"), b: ("line two", "line two as B saw it"))
         let local = try read(same(p, on: b))
         XCTAssertTrue(local.contains("as B saw it") && local.contains("line four, B added") && !local.contains("as A saw it"))
         let copies = try FileManager.default.contentsOfDirectory(atPath: same(p, on: b).deletingLastPathComponent().path).filter { $0.contains(".conflict-") }
@@ -163,10 +162,7 @@ final class SyncTests: CLITestCase {
     }
 
     func testOneSideDeletingWhatTheOtherEditedKeepsTheEdit() throws {
-        try twoMachines()
-        let p = try entry(a, "Keep me", "first words")
-        try on(a, "sync")
-        try on(b, "sync")
+        let p = try sharedEntry("Keep me", "first words")
         try on(a, "rm", p.path)
         try edit(same(p, on: b), "first words", "first words and more")
         try on(a, "sync")
@@ -199,7 +195,7 @@ final class SyncTests: CLITestCase {
         try twoMachines()
         let c = folder.appendingPathComponent("c")
         try sh("clone", "-q", remote.path, c.path)
-        let p = try entry(a, "Shared", "base text\n\nmiddle\n\nend", "-t", "start")
+        let p = try entry(a, "Shared", "base text\n\nmiddle\n\nend", ["-t", "start"])
         try on(a, "sync")
         try on(b, "sync")
         try on(c, "sync")
