@@ -75,13 +75,17 @@ public enum DiarySync {
         let behind = try repo.aheadBehind(ours, theirs).behind
         let merge = try TreeMerge(base: base.map(repo.blobIDs) ?? [:], ours: repo.blobIDs(commit: ours),
                                   theirs: repo.blobIDs(commit: theirs), remoteHash: String(theirs.prefix(7)), load: repo.blob)
-        for (path, data) in merge.changes {
+        for (path, content) in merge.changes {
             // A tree from elsewhere must not write outside the diary or into the repository itself.
             let parts = path.split(separator: "/")
             guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.lowercased() == ".git" }) else {
                 throw DaybookError(.git, "the remote's history holds a path daybook will not write: \(path)")
             }
-            if let data { try change.write(data, to: path) } else { try change.remove(path) }
+            switch content {
+            case let .blob(id)?: try change.write(repo.blob(id), to: path)
+            case let .data(data)?: try change.write(data, to: path)
+            case nil: try change.remove(path)
+            }
         }
         report.received += behind
         report.conflicts += merge.conflicts

@@ -12,8 +12,15 @@ public struct TreeMerge {
         public var reason: String
     }
 
+    /// New contents of a file: a blob of the remote history (read when written, so a large
+    /// merge does not hold every file in memory), or merged bytes.
+    public enum Content: Equatable, Sendable {
+        case blob(String)
+        case data(Data)
+    }
+
     /// What changes against ours, in path order: contents to write, or nil to remove the file.
-    public private(set) var changes: [(path: String, data: Data?)] = []
+    public private(set) var changes: [(path: String, content: Content?)] = []
     public private(set) var conflicts: [Conflict] = []
     /// Entries both sides added under the same id: theirs moved to a new id (old path → new path).
     public private(set) var renamed: [(from: String, to: String)] = []
@@ -41,24 +48,25 @@ public struct TreeMerge {
         for p in all.sorted() {
             let b = base[p], o = ours[p], t = theirs[p]
             let stem = TreeMerge.entryStem(of: p)
-            if o == nil, let b, t == b, let stem, survivors.contains(stem) { changes.append((p, try load(b))); continue }
+            if o == nil, let b, t == b, let stem, survivors.contains(stem) { changes.append((p, .blob(b))); continue }
             if o == t || b == t { continue }
             if let stem, let newStem = newStems[stem], b == nil, let t {
-                var data = try load(t)
-                if p == stem + ".md", let text = String(validatingUTF8Data: data) {
+                var content = Content.blob(t)
+                if p == stem + ".md", let text = String(validatingUTF8Data: try load(t)) {
+                    // Links to its attachments follow the entry to its new id.
                     let id = TreeMerge.name(stem), newID = TreeMerge.name(newStem)
-                    data = Data(text.replacingOccurrences(of: "](\(id)/", with: "](\(newID)/").utf8)
+                    content = .data(Data(text.replacingOccurrences(of: "](\(id)/", with: "](\(newID)/").utf8))
                 }
-                changes.append((newStem + p.dropFirst(stem.count), data))
+                changes.append((newStem + p.dropFirst(stem.count), content))
                 continue
             }
             if b == o {
                 if t == nil, let stem, survivors.contains(stem) { continue }
-                changes.append((p, try t.map(load)))
+                changes.append((p, t.map(Content.blob)))
                 continue
             }
             // Both sides changed the file, differently. A deletion loses to an edit.
-            guard let o else { changes.append((p, try t.map(load))); continue }
+            guard let o else { changes.append((p, t.map(Content.blob))); continue }
             guard let t else { continue }
             try merge(p, base: b.map(load), ours: load(o), theirs: load(t), remoteHash: remoteHash)
         }
@@ -77,7 +85,7 @@ public struct TreeMerge {
                     .map { ($0.text, $0.conflicts.map { "both machines changed `\($0)` differently" }) }
             }
             if let merged {
-                if merged.text != o { changes.append((p, Data(merged.text.utf8))) }
+                if merged.text != o { changes.append((p, .data(Data(merged.text.utf8)))) }
                 if !merged.conflicts.isEmpty { keepBoth(p, theirs, remoteHash, merged.conflicts.joined(separator: "; ")) }
                 return
             }
@@ -87,7 +95,7 @@ public struct TreeMerge {
 
     private mutating func keepBoth(_ p: String, _ theirs: Data, _ hash: String, _ reason: String) {
         let copy = TreeMerge.conflictCopyPath(p, hash: hash)
-        changes.append((copy, theirs))
+        changes.append((copy, .data(theirs)))
         conflicts.append(Conflict(path: p, copy: copy, reason: reason))
     }
 

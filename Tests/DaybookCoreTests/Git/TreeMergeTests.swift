@@ -9,7 +9,14 @@ final class TreeMergeTests: XCTestCase {
     }
 
     func changes(_ m: TreeMerge) -> [String: String?] {
-        Dictionary(uniqueKeysWithValues: m.changes.map { ($0.path, $0.data.map { String(decoding: $0, as: UTF8.self) }) })
+        Dictionary(uniqueKeysWithValues: m.changes.map { change in
+            (change.path, change.content.map { content -> String in
+                switch content {
+                case let .blob(id): return id
+                case let .data(d): return String(decoding: d, as: UTF8.self)
+                }
+            })
+        })
     }
 
     func entry(_ title: String, tags: String = "[]", body: String = "text\n") -> String {
