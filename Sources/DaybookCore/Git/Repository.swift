@@ -135,13 +135,7 @@ public final class Repository {
     @discardableResult
     public func commit(paths: [String], message: String, mergeParent: String? = nil) throws -> String? {
         let treeID = try stage(paths)
-        var parents: [git_oid] = []
-        if let mergeParent {
-            var oid = git_oid()
-            try Repository.check(git_oid_fromstr(&oid, mergeParent), "git_oid_fromstr")
-            parents.append(oid)
-        }
-        return try commitTree(treeID, message: message, extraParents: parents)
+        return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
     }
 
     /// Brings the index in line with the working tree for exactly `paths`; returns its tree.

@@ -75,12 +75,15 @@ public enum DiarySync {
         let behind = try repo.aheadBehind(ours, theirs).behind
         let merge = try TreeMerge(base: base.map(repo.blobIDs) ?? [:], ours: repo.blobIDs(commit: ours),
                                   theirs: repo.blobIDs(commit: theirs), remoteHash: String(theirs.prefix(7)), load: repo.blob)
-        for (path, content) in merge.changes {
-            // A tree from elsewhere must not write outside the diary or into the repository itself.
+        // A tree from elsewhere must not write outside the diary or into the repository itself;
+        // checked before anything is written.
+        for (path, _) in merge.changes {
             let parts = path.split(separator: "/")
             guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.lowercased() == ".git" }) else {
                 throw DaybookError(.git, "the remote's history holds a path daybook will not write: \(path)")
             }
+        }
+        for (path, content) in merge.changes {
             switch content {
             case let .blob(id)?: try change.write(repo.blob(id), to: path)
             case let .data(data)?: try change.write(data, to: path)

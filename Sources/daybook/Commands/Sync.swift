@@ -42,9 +42,9 @@ struct Sync: ParsableCommand {
 
     /// A path given to --set-remote works from any folder later, so it is made absolute.
     func url(_ given: String) -> String {
-        guard !given.contains("://"), !given.contains("@") || given.hasPrefix("/") || given.hasPrefix("."),
-              FileManager.default.fileExists(atPath: (given as NSString).expandingTildeInPath) else { return given }
-        return URL(fileURLWithPath: (given as NSString).expandingTildeInPath).standardizedFileURL.path
+        let path = (given as NSString).expandingTildeInPath
+        guard !given.contains("://"), FileManager.default.fileExists(atPath: path) else { return given }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     static func progress(_ what: String, _ done: Int, _ total: Int) {
