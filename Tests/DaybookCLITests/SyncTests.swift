@@ -106,7 +106,7 @@ final class SyncTests: CLITestCase {
     func testBothSidesAddingEntries() throws {
         try twoMachines()
         _ = try entry(a, "From A", "written on a", at: "2026-11-20 08:00")
-        _ = try entry(b, "From B", "written on b", at: "2026-11-20 09:00")
+        let fromB = try entry(b, "From B", "written on b", at: "2026-11-20 09:00")
         try on(a, "sync")
         let r = try on(b, "sync")
         XCTAssertTrue(r.err.contains("received 1 change (merged), sent 2 changes"), r.err)
@@ -116,6 +116,9 @@ final class SyncTests: CLITestCase {
         XCTAssertEqual(try sh("log", "-1", "--format=%s%n%P", in: b).split(separator: "\n").first, "sync: merge 1 change from origin")
         XCTAssertEqual(try sh("rev-parse", "HEAD", in: a), try sh("rev-parse", "HEAD", in: b))
         try assertClean(a)
+        // Edits made by hand are committed first, and said so.
+        try edit(fromB, "written on b", "written on b, then edited by hand")
+        XCTAssertTrue(try on(b, "sync").err.contains("committed edits made outside daybook"))
         try assertClean(b)
     }
 

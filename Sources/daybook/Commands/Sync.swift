@@ -31,6 +31,7 @@ struct Sync: ParsableCommand {
             global.confirm("daybook: both machines added \(diary.displayPath(r.from)): the other machine's entry is now \(diary.displayPath(r.to))")
         }
         var done: [String] = []
+        if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }
         if report.received > 0 { done.append("received \(changes(report.received))" + (report.fastForward ? "" : " (merged)")) }
         if report.sent > 0 { done.append("sent \(changes(report.sent))") }
         if noPush { done.append("nothing pushed (--no-push)") }
