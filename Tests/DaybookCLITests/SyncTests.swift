@@ -249,33 +249,41 @@ final class SyncTests: CLITestCase {
         XCTAssertTrue(r.err.contains("no remote `origin`") && r.err.contains("--set-remote"), r.err)
     }
 
+    /// A git daemon serving `folder` on a free loopback port, with push enabled; nil after 5 tries.
+    func startGitDaemon() throws -> (Process, String)? {
+        for _ in 0..<5 {
+            let port = Int.random(in: 20000..<60000)
+            let daemon = Process()
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            daemon.arguments = ["daemon", "--export-all", "--base-path=\(folder.path)", "--port=\(port)", "--listen=127.0.0.1",
+                                "--enable=receive-pack", "--reuseaddr", folder.path]
+            daemon.environment = environment
+            daemon.standardError = FileHandle.nullDevice
+            try daemon.run()
+            let url = "git://127.0.0.1:\(port)/remote.git"
+            // Up to 5 s for it to answer; a daemon that exited (port taken) makes way for another port.
+            for _ in 0..<50 where daemon.isRunning {
+                let probe = Process()
+                probe.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+                probe.arguments = ["ls-remote", url]
+                probe.environment = environment
+                probe.standardOutput = FileHandle.nullDevice
+                probe.standardError = FileHandle.nullDevice
+                try probe.run()
+                probe.waitUntilExit()
+                if probe.terminationStatus == 0 { return (daemon, url) }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            if daemon.isRunning { daemon.terminate() }
+            daemon.waitUntilExit()
+        }
+        return nil
+    }
+
     func testSyncOverGitDaemonOnLoopback() throws {
         try sh("init", "-q", "--bare", "-b", "main", remote.path)
-        let port = Int.random(in: 20000..<60000)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        daemon.arguments = ["daemon", "--export-all", "--base-path=\(folder.path)", "--port=\(port)", "--listen=127.0.0.1",
-                            "--enable=receive-pack", "--reuseaddr", folder.path]
-        daemon.environment = environment
-        daemon.standardError = Pipe()
-        try daemon.run()
+        guard let (daemon, url) = try startGitDaemon() else { return XCTFail("git daemon did not start") }
         defer { daemon.terminate(); daemon.waitUntilExit() }
-        let url = "git://127.0.0.1:\(port)/remote.git"
-        // Wait (at most 10 s) until the daemon answers.
-        var ready = false
-        for _ in 0..<100 where !ready {
-            let probe = Process()
-            probe.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-            probe.arguments = ["ls-remote", url]
-            probe.environment = environment
-            probe.standardOutput = Pipe()
-            probe.standardError = Pipe()
-            try probe.run()
-            probe.waitUntilExit()
-            ready = probe.terminationStatus == 0
-            if !ready { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        XCTAssertTrue(ready, "git daemon did not start")
         try initDiary()
         _ = try entry(a, "Over the wire", "sent by git://")
         try on(a, "sync", "--set-remote", url)
