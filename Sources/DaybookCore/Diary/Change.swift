@@ -99,6 +99,19 @@ public final class Change {
 
     public var hasChanges: Bool { !touched.isEmpty }
 
+    /// Commits what this change wrote as a merge of HEAD and `other` (sync); made even when the
+    /// merged files equal HEAD's, so that `other` counts as merged from then on.
+    @discardableResult
+    public func commitMerge(_ message: String, with other: String) throws -> String? {
+        try repository.commit(paths: touched, message: message, mergeParent: other)
+    }
+
+    /// Moves the branch to `commit` when what this change wrote makes the files exactly that
+    /// commit's (a fast-forward); false, and nothing moved, when they differ.
+    public func fastForward(to commit: String) throws -> Bool {
+        try repository.fastForward(to: commit, paths: touched)
+    }
+
     /// Commits everything this change wrote, in one commit, and releases the lock. Nil when
     /// nothing differs.
     @discardableResult

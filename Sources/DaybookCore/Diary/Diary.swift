@@ -167,13 +167,15 @@ public final class Diary {
         return out
     }
 
-    /// Conflict copies left by sync (`<id>.conflict-<hash>.md`).
+    /// Conflict copies left by sync: `<id>.conflict-<hash>.md` and the like beside entries, stroke
+    /// files and attachments, and `codebook.conflict-<hash>.yml` beside the diary's settings.
     public func conflictCopies() -> [String] {
         let fm = FileManager.default
-        guard let e = fm.enumerator(atPath: entriesFolder.path) else { return [] }
-        var out: [String] = []
-        while let p = e.nextObject() as? String {
-            if p.hasSuffix(".md"), (p as NSString).lastPathComponent.contains(".conflict-") { out.append("entries/" + p) }
+        var out = ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".conflict-") }
+        if let e = fm.enumerator(atPath: entriesFolder.path) {
+            while let p = e.nextObject() as? String {
+                if (p as NSString).lastPathComponent.contains(".conflict-") { out.append("entries/" + p) }
+            }
         }
         return out.sorted()
     }

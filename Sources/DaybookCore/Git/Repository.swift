@@ -130,9 +130,16 @@ public final class Repository {
     }
 
     /// Stages exactly `paths` (files or folders, relative to the root; missing ones are removed from
-    /// the index) and commits them on the current branch. Returns nil when nothing changed.
+    /// the index) and commits them on the current branch. Returns nil when nothing changed, unless
+    /// `mergeParent` makes it a merge commit (which is always made).
     @discardableResult
-    public func commit(paths: [String], message: String) throws -> String? {
+    public func commit(paths: [String], message: String, mergeParent: String? = nil) throws -> String? {
+        let treeID = try stage(paths)
+        return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
+    }
+
+    /// Brings the index in line with the working tree for exactly `paths`; returns its tree.
+    func stage(_ paths: [String]) throws -> git_oid {
         var index: OpaquePointer?
         try Repository.check(git_repository_index(&index, handle), "git_repository_index")
         defer { git_index_free(index) }
@@ -157,7 +164,7 @@ public final class Repository {
         try Repository.check(git_index_write(index), "git_index_write")
         var treeID = git_oid()
         try Repository.check(git_index_write_tree(&treeID, index), "git_index_write_tree")
-        return try commitTree(treeID, message: message)
+        return treeID
     }
 
     /// Commits a tree on top of HEAD (or as the first commit); nil when it equals HEAD's tree.

@@ -1,0 +1,113 @@
+// Remotes: naming them, fetching from and pushing to them over any transport libgit2 has.
+import Foundation
+import CLibGit2
+
+/// Progress of a transfer: what is moving, how many objects are done, how many in all.
+public typealias TransferProgress = (_ what: String, _ done: Int, _ total: Int) -> Void
+
+extension Repository {
+    /// The branch HEAD is on.
+    public func currentBranch() throws -> String {
+        var head: OpaquePointer?
+        guard git_repository_head(&head, handle) == 0, let head else {
+            throw DaybookError(.git, "the diary's repository has no current branch")
+        }
+        defer { git_reference_free(head) }
+        guard git_reference_is_branch(head) == 1, let name = git_reference_shorthand(head) else {
+            throw DaybookError(.git, "the diary's repository is not on a branch (detached HEAD): check out a branch first")
+        }
+        return String(cString: name)
+    }
+
+    /// The URL of a remote, nil when there is no such remote.
+    public func remoteURL(_ name: String) -> String? {
+        var remote: OpaquePointer?
+        guard git_remote_lookup(&remote, handle, name) == 0 else { return nil }
+        defer { git_remote_free(remote) }
+        return git_remote_url(remote).map { String(cString: $0) }
+    }
+
+    /// Creates the remote, or points it at a new URL.
+    public func setRemote(_ name: String, url: String) throws {
+        if remoteURL(name) != nil {
+            try Repository.check(git_remote_set_url(handle, name, url), "git_remote_set_url")
+        } else {
+            var remote: OpaquePointer?
+            try Repository.check(git_remote_create(&remote, handle, name, url), "git_remote_create")
+            git_remote_free(remote)
+        }
+    }
+
+    /// The remote and remote branch a branch syncs with (`branch.<name>.remote` and `.merge`).
+    public func upstream(of branch: String) -> (remote: String, branch: String)? {
+        guard let remote = configString("branch.\(branch).remote"), let merge = configString("branch.\(branch).merge") else { return nil }
+        return (remote, merge.hasPrefix("refs/heads/") ? String(merge.dropFirst("refs/heads/".count)) : merge)
+    }
+
+    public func setUpstream(of branch: String, remote: String, remoteBranch: String) throws {
+        var cfg: OpaquePointer?
+        try Repository.check(git_repository_config(&cfg, handle), "git_repository_config")
+        defer { git_config_free(cfg) }
+        try Repository.check(git_config_set_string(cfg, "branch.\(branch).remote", remote), "git_config_set_string")
+        try Repository.check(git_config_set_string(cfg, "branch.\(branch).merge", "refs/heads/" + remoteBranch), "git_config_set_string")
+    }
+
+    /// Fetches the remote's branches into `refs/remotes/<name>/`.
+    public func fetch(remote name: String, progress: TransferProgress?) throws {
+        let remote = try lookupRemote(name)
+        defer { git_remote_free(remote) }
+        let session = RemoteSession(progress: progress)
+        var opts = git_fetch_options()
+        try Repository.check(git_fetch_options_init(&opts, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+        session.install(&opts.callbacks)
+        let code = withExtendedLifetime(session) { git_remote_fetch(remote, nil, &opts, "sync: fetch") }
+        guard code == 0 else { throw remoteFailure("fetch from", name) }
+    }
+
+    /// Pushes a local branch to a remote branch. False when the remote refused it because it
+    /// moved on meanwhile (not a fast-forward): fetch and merge again, then push.
+    public func push(remote name: String, branch: String, to remoteBranch: String, progress: TransferProgress?) throws -> Bool {
+        let remote = try lookupRemote(name)
+        defer { git_remote_free(remote) }
+        let session = RemoteSession(progress: progress)
+        var opts = git_push_options()
+        try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+        session.install(&opts.callbacks)
+        let code = withExtendedLifetime(session) {
+            withPathspec(["refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { git_remote_push(remote, $0, &opts) }
+        }
+        if code != 0 {
+            if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
+            throw remoteFailure("push to", name)
+        }
+        if let refusal = session.refusals.first {
+            if refusal.lowercased().contains("fast") || refusal.contains("fetch first") { return false }
+            throw DaybookError(.git, "cannot push to \(name) (\(remoteURL(name) ?? "?")): the remote refused: \(refusal)")
+        }
+        return true
+    }
+
+    private func lookupRemote(_ name: String) throws -> OpaquePointer? {
+        var remote: OpaquePointer?
+        guard git_remote_lookup(&remote, handle, name) == 0 else {
+            throw DaybookError.usage("the diary has no remote `\(name)`: name one with `daybook sync --set-remote URL`")
+        }
+        return remote
+    }
+
+    static func lastErrorMessage() -> String {
+        guard let e = git_error_last(), let m = e.pointee.message else { return "unknown error" }
+        return String(cString: m).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// One line: what failed, against which remote, and libgit2's reason.
+    private func remoteFailure(_ what: String, _ name: String) -> DaybookError {
+        var reason = Repository.lastErrorMessage()  // before any other libgit2 call replaces it
+        let url = remoteURL(name) ?? "?"
+        let features = UInt32(bitPattern: git_libgit2_features())
+        let ssh = url.hasPrefix("ssh://") || (!url.contains("://") && url.contains("@") && url.contains(":"))
+        if ssh && features & GIT_FEATURE_SSH.rawValue == 0 { reason += " (this build of libgit2 has no SSH support)" }
+        if url.hasPrefix("https://") && features & GIT_FEATURE_HTTPS.rawValue == 0 { reason += " (this build of libgit2 has no HTTPS support)" }
+        return DaybookError(.git, "cannot \(what) \(name) (\(url)): \(reason)")
+    }
+}

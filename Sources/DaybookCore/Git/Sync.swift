@@ -1,0 +1,108 @@
+// `sync`: commit pending changes, fetch, merge by daybook's own rules, push; never lose a change.
+import Foundation
+
+/// What one sync did.
+public struct SyncReport {
+    public var remote: String
+    public var url: String
+    /// The commit of edits made outside daybook before syncing, if any.
+    public var outsideCommit: String?
+    /// Changes (commits) received from the remote, and sent to it.
+    public var received = 0
+    public var sent = 0
+    public var fastForward = false
+    public var mergeCommit: String?
+    public var conflicts: [TreeMerge.Conflict] = []
+    public var renamed: [(from: String, to: String)] = []
+}
+
+public enum DiarySync {
+    /// Syncs the diary's current branch with `remote` (else its upstream's remote, else `origin`).
+    /// `setURL` first creates the remote or points it there. The remote's branch is the upstream
+    /// branch, else one of the same name; an empty remote receives the diary.
+    public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool,
+                           progress: TransferProgress? = nil) throws -> SyncReport {
+        let change = try Change(diary)
+        let repo = change.repository
+        let branch = try repo.currentBranch()
+        let upstream = repo.upstream(of: branch)
+        let name = remote ?? upstream?.remote ?? "origin"
+        if let setURL { try repo.setRemote(name, url: setURL) }
+        guard let url = repo.remoteURL(name) else {
+            throw DaybookError.usage("the diary has no remote `\(name)`: name one with `daybook sync --set-remote URL`")
+        }
+        let remoteBranch = upstream.flatMap { $0.remote == name ? $0.branch : nil } ?? branch
+        let tracking = "refs/remotes/\(name)/\(remoteBranch)"
+        var report = SyncReport(remote: name, url: url, outsideCommit: change.outsideCommit)
+        var attempts = 0
+        while true {
+            attempts += 1
+            try repo.fetch(remote: name, progress: progress)
+            let theirs = repo.referenceID(tracking)
+            if let theirs { try integrate(theirs, into: change, report: &report) }
+            guard push, let head = repo.headID else { break }
+            let ahead = try theirs.map { try repo.aheadBehind(head, $0).ahead } ?? 1
+            if ahead == 0 { break }
+            if try repo.push(remote: name, branch: branch, to: remoteBranch, progress: progress) {
+                // An empty remote received the whole history.
+                report.sent += theirs == nil ? try commitCount(repo) : ahead
+                break
+            }
+            // Someone pushed meanwhile: fetch and merge that too, then push again.
+            guard attempts < 3 else {
+                throw DaybookError(.git, "cannot push to \(name) (\(url)): it kept changing during the sync; run `daybook sync` again")
+            }
+        }
+        if upstream == nil || setURL != nil, repo.referenceID(tracking) != nil {
+            try repo.setUpstream(of: branch, remote: name, remoteBranch: remoteBranch)
+        }
+        return report
+    }
+
+    static func commitCount(_ repo: Repository) throws -> Int {
+        var n = 0
+        try repo.walk { _ in n += 1; return true }
+        return n
+    }
+
+    /// Brings the remote commit `theirs` into the working tree and the branch: nothing when the
+    /// diary has it already, a fast-forward when the diary has nothing new, else a merge commit.
+    static func integrate(_ theirs: String, into change: Change, report: inout SyncReport) throws {
+        let repo = change.repository
+        guard let ours = repo.headID, ours != theirs else { return }
+        let base = try repo.mergeBase(ours, theirs)
+        if base == theirs { return }
+        let behind = try repo.aheadBehind(ours, theirs).behind
+        let merge = try TreeMerge(base: base.map(repo.blobIDs) ?? [:], ours: repo.blobIDs(commit: ours),
+                                  theirs: repo.blobIDs(commit: theirs), remoteHash: String(theirs.prefix(7)), load: repo.blob)
+        // A tree from elsewhere must not write outside the diary or into the repository itself;
+        // checked before anything is written.
+        for (path, _) in merge.changes {
+            let parts = path.split(separator: "/")
+            guard !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(where: { $0.lowercased() == ".git" }) else {
+                throw DaybookError(.git, "the remote's history holds a path daybook will not write: \(path)")
+            }
+        }
+        for (path, content) in merge.changes {
+            switch content {
+            case let .blob(id)?: try change.write(repo.blob(id), to: path)
+            case let .data(data)?: try change.write(data, to: path)
+            case nil: try change.remove(path)
+            }
+        }
+        report.received += behind
+        report.conflicts += merge.conflicts
+        report.renamed += merge.renamed
+        if base == ours, merge.conflicts.isEmpty, merge.renamed.isEmpty, try change.fastForward(to: theirs) {
+            report.fastForward = true
+            return
+        }
+        var message = "sync: merge \(behind) change\(behind == 1 ? "" : "s") from \(report.remote)"
+        if !merge.conflicts.isEmpty {
+            message += "\n\nBoth machines changed these; this machine's version kept, the other beside it:\n"
+                + merge.conflicts.map { "\($0.path) -> \($0.copy) (\($0.reason))" }.joined(separator: "\n")
+        }
+        for r in merge.renamed { message += "\n\nBoth machines added \(r.from); the other machine's is now \(r.to)" }
+        report.mergeCommit = try change.commitMerge(message, with: theirs)
+    }
+}

@@ -1,0 +1,56 @@
+// `daybook sync`: commit, fetch, merge, push — and say what happened, conflicts first.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Commit pending changes, fetch, merge and push.",
+        discussion: """
+        Entries merge by key (tags and codings as sets) and body lines. Where both machines changed the \
+        same lines or the same value, this machine's version stays and the other is saved beside it as \
+        <id>.conflict-<hash>.md; `daybook check` lists such copies until you remove them. See `man daybook-sync`.
+        """)
+
+    @Argument(help: "The remote (default: the branch's upstream remote, else origin).") var remote: String?
+    @Option(name: .customLong("set-remote"), help: ArgumentHelp("Create the remote, or point it at URL, and sync with it.", valueName: "url"))
+    var setRemote: String?
+    @Flag(name: .customLong("no-push"), help: "Fetch and merge only.") var noPush = false
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let diary = try global.openDiary()
+        let showProgress = Terminal.stderrIsTerminal && !global.quiet
+        let report = try DiarySync.run(diary, remote: remote, setURL: setRemote.map(url), push: !noPush,
+                                       progress: showProgress ? Sync.progress : nil)
+        for c in report.conflicts {
+            Terminal.warning(Diagnostic(.warning, "\(c.reason): kept this machine's version; the other machine's is in \(diary.displayPath(c.copy))",
+                                        at: SourceLocation(path: diary.displayPath(c.path))))
+        }
+        for r in report.renamed {
+            global.confirm("daybook: both machines added \(diary.displayPath(r.from)): the other machine's entry is now \(diary.displayPath(r.to))")
+        }
+        var done: [String] = []
+        if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }
+        if report.received > 0 { done.append("received \(changes(report.received))" + (report.fastForward ? "" : " (merged)")) }
+        if report.sent > 0 { done.append("sent \(changes(report.sent))") }
+        if noPush { done.append("nothing pushed (--no-push)") }
+        if !report.conflicts.isEmpty { done.append("\(report.conflicts.count) conflict cop\(report.conflicts.count == 1 ? "y" : "ies") to review") }
+        global.confirm("daybook: synced with \(report.remote): " + (done.isEmpty ? "already up to date" : done.joined(separator: ", ")))
+    }
+
+    func changes(_ n: Int) -> String { "\(n) change\(n == 1 ? "" : "s")" }
+
+    /// A path given to --set-remote works from any folder later, so it is made absolute.
+    func url(_ given: String) -> String {
+        let path = (given as NSString).expandingTildeInPath
+        guard !given.contains("://"), FileManager.default.fileExists(atPath: path) else { return given }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    static func progress(_ what: String, _ done: Int, _ total: Int) {
+        let line = "\rdaybook: \(what): \(done * 100 / max(total, 1))% (\(done)/\(total))"
+        // One line rewritten in place; the newline comes when the transfer is complete.
+        fputs(done >= total ? line + "\n" : line, stderr)
+    }
+}
