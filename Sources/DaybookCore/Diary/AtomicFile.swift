@@ -18,15 +18,7 @@ public enum AtomicFile {
         if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ioError("cannot create", tmp) }
-        var ok = true
-        data.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; ok = false; return }
-                off += n
-            }
-        }
+        var ok = data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
         if ok && fsync(fd) != 0 { ok = false }
         if mode != 0o600 { fchmod(fd, mode) }
         close(fd)
@@ -65,13 +57,7 @@ public enum AtomicFile {
             let n = read(input, buf, size)
             if n < 0 { if errno == EINTR { continue }; failed = true; break }
             if n == 0 { break }
-            var off = 0
-            while off < n {
-                let w = Glibc.write(out, buf + off, n - off)
-                if w < 0 { if errno == EINTR { continue }; failed = true; break }
-                off += w
-            }
-            if failed { break }
+            if !writeAll(out, buf, n) { failed = true; break }
         }
         if !failed && fsync(out) != 0 { failed = true }
         close(out)
@@ -96,6 +82,20 @@ public enum AtomicFile {
         } catch {
             throw DaybookError.io("cannot create folder: \(error.localizedDescription)", at: SourceLocation(path: url.path))
         }
+    }
+
+    /// Writes all `count` bytes, retrying after interruptions; false on an error.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Bool {
+        var off = 0
+        while off < count {
+            let n = Glibc.write(fd, bytes + off, count - off)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            off += n
+        }
+        return true
     }
 
     static func syncDirectory(_ path: String) {

@@ -148,21 +148,25 @@ public final class Diary {
 
     // MARK: Entries on disk
 
-    /// Every entry file (relative paths), sorted by path.
-    public func entryFiles() -> [String] {
-        var out: [String] = []
+    /// Calls `body` for every month folder of entries/ (`entries/YYYY/MM`, sorted) with the names
+    /// of the files in it (unsorted).
+    func forEachEntryFolder(_ body: (_ dir: String, _ names: [String]) -> Void) {
         let fm = FileManager.default
-        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return [] }
+        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return }
         for y in years.sorted() where !y.hasPrefix(".") {
             guard let months = try? fm.contentsOfDirectory(atPath: entriesFolder.appendingPathComponent(y).path) else { continue }
             for m in months.sorted() where !m.hasPrefix(".") {
                 let dir = "entries/\(y)/\(m)"
-                guard let files = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(dir).path) else { continue }
-                for f in files.sorted() {
-                    let rel = dir + "/" + f
-                    if Diary.isEntryPath(rel) { out.append(rel) }
-                }
+                if let names = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(dir).path) { body(dir, names) }
             }
+        }
+    }
+
+    /// Every entry file (relative paths), sorted by path.
+    public func entryFiles() -> [String] {
+        var out: [String] = []
+        forEachEntryFolder { dir, names in
+            out += names.sorted().map { dir + "/" + $0 }.filter(Diary.isEntryPath)
         }
         return out
     }

@@ -6,22 +6,15 @@ extension Diary {
     /// Every entry file with its stamp and its stroke file's stamp, from one walk, sorted by path.
     func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
         var out: [(String, FileStamp, FileStamp?)] = []
-        let fm = FileManager.default
-        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return [] }
-        for y in years.sorted() where !y.hasPrefix(".") {
-            guard let months = try? fm.contentsOfDirectory(atPath: entriesFolder.appendingPathComponent(y).path) else { continue }
-            for m in months.sorted() where !m.hasPrefix(".") {
-                let dir = "entries/\(y)/\(m)"
-                let dirPath = root.appendingPathComponent(dir).path
-                guard let names = try? fm.contentsOfDirectory(atPath: dirPath) else { continue }
-                let strokes = Set(names.filter { $0.hasSuffix(".strokes.json") })
-                for name in names.sorted() {
-                    let rel = dir + "/" + name
-                    guard Diary.isEntryPath(rel), let stamp = FileStamp.of(dirPath + "/" + name) else { continue }
-                    let inkName = String(name.dropLast(3)) + ".strokes.json"
-                    let ink = strokes.contains(inkName) ? FileStamp.of(dirPath + "/" + inkName) : nil
-                    out.append((rel, stamp, ink))
-                }
+        forEachEntryFolder { dir, names in
+            let dirPath = root.appendingPathComponent(dir).path
+            let strokes = Set(names.filter { $0.hasSuffix(".strokes.json") })
+            for name in names.sorted() {
+                let rel = dir + "/" + name
+                guard Diary.isEntryPath(rel), let stamp = FileStamp.of(dirPath + "/" + name) else { continue }
+                let inkName = String(name.dropLast(3)) + ".strokes.json"
+                let ink = strokes.contains(inkName) ? FileStamp.of(dirPath + "/" + inkName) : nil
+                out.append((rel, stamp, ink))
             }
         }
         return out
