@@ -15,7 +15,7 @@ extension DiaryCheck {
 }
 
 public enum DiaryChecks {
-    nonisolated(unsafe) public static var all: [DiaryCheck] = [ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck()]
+    nonisolated(unsafe) public static var all: [DiaryCheck] = [ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck(), StrokeFilesCheck()]
 
     /// Runs every check: entry problems first, then the others in order.
     public static func run(_ diary: Diary, fix: Bool) throws -> (problems: [Diagnostic], fixed: [String]) {

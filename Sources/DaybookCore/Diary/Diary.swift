@@ -174,8 +174,18 @@ public final class Diary {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
         }
-        let ink = FileManager.default.fileExists(atPath: String(url.path.dropLast(3)) + ".strokes.json")
-        return parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: ink)
+        let inkRel = StrokeFile.path(ofEntry: rel)
+        let inkData = FileManager.default.contents(atPath: self.url(inkRel).path)
+        var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkData != nil)
+        // Highlighter codes are codings of the entry; a broken stroke file costs them, not the entry.
+        if let inkData, outcome.entry != nil {
+            let ink = StrokeFileParser(path: displayPath(inkRel)).parse(inkData)
+            if let file = ink.file { outcome.entry?.codings += file.codings }
+            else if let first = ink.problems.first {
+                outcome.problems.append(.input("the stroke file is broken, its codings are left out (daybook check lists every problem): " + first.message, at: first.location))
+            }
+        }
+        return outcome
     }
 
     /// Every readable entry, oldest first; unreadable ones become diagnostics.
@@ -184,7 +194,7 @@ public final class Diary {
         for rel in entryFiles() {
             let outcome = readEntry(rel)
             if let e = outcome.entry { entries.append(e) }
-            else { diagnostics += outcome.problems.map { Diagnostic($0) } }
+            diagnostics += outcome.problems.map { Diagnostic($0) }
         }
         entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
         return entries
