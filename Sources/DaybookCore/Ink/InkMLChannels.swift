@@ -35,8 +35,9 @@ extension InkMLReader {
                 values["force"] = v.isNaN ? v : min(1, Swift.max(0, v))
             }
             if let a = angle(row, oa) {
+                // Only angles outside 0…2π are wrapped: wrapping every one would change its last bits.
                 let full = 2 * Double.pi
-                values["azimuth"] = (a.truncatingRemainder(dividingBy: full) + full).truncatingRemainder(dividingBy: full)
+                values["azimuth"] = a >= 0 && a <= full ? a : (a.truncatingRemainder(dividingBy: full) + full).truncatingRemainder(dividingBy: full)
             }
             if let e = angle(row, oe) { values["altitude"] = min(.pi / 2, max(0, e)) }
             if values["azimuth"] == nil, values["altitude"] == nil, let ax = angle(row, tx), let ay = angle(row, ty) {
@@ -68,9 +69,18 @@ extension InkMLReader {
         return nil
     }
 
-    static func isoString(_ ms: Double) -> String {
+    /// The UTC offset written at the end of an ISO 8601 date-time (`Z`, `+01:00`), in seconds.
+    static func utcOffset(_ s: String) -> Int {
+        guard !s.hasSuffix("Z"), s.count >= 6 else { return 0 }
+        let tail = s.suffix(6)
+        guard let sign = tail.first, sign == "+" || sign == "-", let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return 0 }
+        return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+    }
+
+    static func isoString(_ ms: Double, utcOffset: Int = 0) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        f.timeZone = TimeZone(secondsFromGMT: utcOffset) ?? TimeZone(secondsFromGMT: 0)
         return f.string(from: Date(timeIntervalSince1970: ms / 1000))
     }
 }

@@ -39,6 +39,10 @@ enum InkMLDocument {
             throw DaybookError.input("not a readable InkML file: \(reason)",
                                      at: SourceLocation(path: path, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)))
         }
+        if let open = builder.stack.last {
+            throw DaybookError.input("the file ends inside <\(open.name)> (from line \(open.line))",
+                                     at: SourceLocation(path: path, line: max(1, parser.lineNumber)))
+        }
         guard let root = builder.root, root.name == "ink" else {
             throw DaybookError.input("an InkML file has <ink> as its root element (found <\(builder.root?.name ?? "")>)", at: SourceLocation(path: path, line: 1))
         }

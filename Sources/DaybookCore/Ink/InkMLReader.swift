@@ -18,9 +18,11 @@ public struct InkMLReader {
     struct Context {
         var channels: [Channel] = [Channel(name: "X"), Channel(name: "Y")]
         var brush: [String: String] = [:]
-        /// The timestamp's own text when it has one, and its instant in milliseconds.
+        /// The timestamp's own text when it has one, its instant in milliseconds, and the UTC
+        /// offset (seconds) a computed start is written in.
         var timeString: String?
         var time: Double?
+        var utcOffset = 0
     }
 
     public func read(_ data: Data) throws -> (file: StrokeFile, warnings: [Diagnostic]) {
@@ -74,6 +76,9 @@ public struct InkMLReader {
                     if let b = try lookup(child.attributes["brushRef"], child) { group.brush = try brush(b, depth: 0) }
                     try walk(child, context: group)
                 case "trace": try trace(child, context: current)
+                // Drafts before the Recommendation put these straight into <ink>.
+                case "traceFormat": current.channels = try traceFormat(child)
+                case "brush": current.brush = try brush(child, depth: 0)
                 default: break // definitions are looked up by id; annotations and traceViews carry no strokes
                 }
             }
@@ -142,6 +147,7 @@ public struct InkMLReader {
                 guard let d = InkMLReader.instant(s) else { throw DaybookError.input("timeString `\(s)` is not an ISO 8601 date-time", at: loc(e)) }
                 c.timeString = s
                 c.time = d
+                c.utcOffset = InkMLReader.utcOffset(s)
             }
             if let t = e.attributes["time"] {
                 guard let v = Double(t) else { throw DaybookError.input("time `\(t)` is not milliseconds", at: loc(e)) }
@@ -166,9 +172,9 @@ public struct InkMLReader {
             var stroke = InkMLReader.stroke(rows, channels: context.channels)
             try apply(context.brush, to: &stroke, e)
             if let offset = e.attributes["timeOffset"].flatMap(Double.init), offset != 0, let base = context.time {
-                stroke.start = InkMLReader.isoString(base + offset)
+                stroke.start = InkMLReader.isoString(base + offset, utcOffset: context.utcOffset)
             } else {
-                stroke.start = context.timeString ?? context.time.map(InkMLReader.isoString)
+                stroke.start = context.timeString ?? context.time.map { InkMLReader.isoString($0, utcOffset: context.utcOffset) }
             }
             used.formUnion(stroke.points.channels)
             strokes.append(stroke)

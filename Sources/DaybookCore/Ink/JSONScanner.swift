@@ -22,8 +22,13 @@ struct JSONScanner {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
     }
 
-    /// Line and column (1-based, in characters of ASCII, bytes otherwise) of the next value.
-    var position: (line: Int, column: Int) { (line, index - lineStart + 1) }
+    /// Line and column (1-based; the column counts bytes) of the next value.
+    var position: (line: Int, column: Int) {
+        mutating get {
+            skipSpace()
+            return (line, index - lineStart + 1)
+        }
+    }
 
     func error(_ message: String) -> SyntaxError { SyntaxError(message: message, line: line, column: index - lineStart + 1) }
 

@@ -91,7 +91,11 @@ public struct StrokeFile: Equatable, Sendable {
             return try InkMLReader(path: displayPath).read(data)
         }
         let outcome = StrokeFileParser(path: displayPath).parse(data)
-        if let first = outcome.problems.first { throw first }
+        if var first = outcome.problems.first {
+            let more = outcome.problems.count - 1
+            if more > 0 { first.message += " (and \(more) more problem\(more == 1 ? "" : "s") in the file)" }
+            throw first
+        }
         guard let file = outcome.file else { throw DaybookError.input("not a stroke file", at: SourceLocation(path: displayPath)) }
         return (file, [])
     }

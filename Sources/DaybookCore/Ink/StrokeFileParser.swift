@@ -224,6 +224,7 @@ public struct StrokeFileParser {
             repeat {
                 let ppos = scanner.position
                 let at = "\(here).points[\(p)]"
+                let problemsBefore = problems.count
                 guard scanner.take("[") else { problem(at, "a point must be a list of numbers, one per channel", at: ppos); _ = try scanner.value(); p += 1; continue }
                 var k = 0
                 if !scanner.take("]") {
@@ -231,9 +232,16 @@ public struct StrokeFileParser {
                         let vpos = scanner.position
                         var v = Double.nan
                         if scanner.peek() == UInt8(ascii: "n") { try scanner.word("null") } else {
-                            guard scanner.atNumber() else { problem(at, "a point holds only numbers (or null for unknown)", at: vpos); _ = try scanner.value(); k += 1; continue }
+                            guard scanner.atNumber() else {
+                                problem(at, "a point holds only numbers (or null for unknown)", at: vpos)
+                                _ = try scanner.value()
+                                if k < stride { list.values.append(.nan) }
+                                k += 1
+                                continue
+                            }
                             do { v = try scanner.number() } catch let e as JSONScanner.SyntaxError where e.message.contains("JSON can hold") || e.message.contains("too large") {
                                 problem(at, e.message.replacingOccurrences(of: "the number", with: "the value"), at: vpos)
+                                if k < stride { list.values.append(.nan) }
                                 k += 1
                                 continue
                             }
@@ -252,7 +260,7 @@ public struct StrokeFileParser {
                 } else {
                     if k < stride { list.values.append(contentsOf: repeatElement(.nan, count: stride - k)) }
                     let row = list.values.count - stride
-                    if let missing = xy.first(where: { list.values[row + $0].isNaN }) {
+                    if problems.count == problemsBefore, let missing = xy.first(where: { list.values[row + $0].isNaN }) {
                         problem(at, "a point needs x and y (\(channels[missing]) is missing)", at: ppos)
                     }
                 }

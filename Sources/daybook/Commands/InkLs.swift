@@ -16,12 +16,9 @@ struct InkLs: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         var rows: [(Entry, StrokeFile)] = []
+        // A broken stroke file was already warned about when its entry was read: skip it quietly.
         for e in try filters.entries(of: diary) where e.hasInk {
-            do {
-                if let (file, _) = try StrokeFile.load(entry: e.path, in: diary) { rows.append((e, file)) }
-            } catch let err as DaybookError {
-                Terminal.warning(Diagnostic(err))
-            }
+            if let (file, _) = try? StrokeFile.load(entry: e.path, in: diary) { rows.append((e, file)) }
         }
         if json {
             Terminal.out(JSONValue.array(rows.map { e, f in
