@@ -212,8 +212,10 @@ public struct StrokeFileParser {
             let pos = scanner.position
             guard scanner.take("[") else { problem("\(here).points", "must be a list of points such as [[12.5, 40], [13, 41.5]]", at: pos); _ = try scanner.value(); return list }
             if scanner.take("]") { problem("\(here).points", "a stroke needs at least one point", at: pos); return list }
+            // Angles written with three decimals may round past 2π or π/2 (1.571): allow that much.
             let limits: [(String, ClosedRange<Double>, String)] = [
-                ("force", 0.0...1.0, "0…1"), ("azimuth", 0.0...(2 * Double.pi + 1e-9), "0…2π"), ("altitude", 0.0...(Double.pi / 2 + 1e-9), "0…π/2"),
+                ("force", 0.0...1.0, "0…1"), ("azimuth", -0.001...(2 * Double.pi + 0.001), "0…2π"),
+                ("altitude", -0.001...(Double.pi / 2 + 0.001), "0…π/2"),
             ]
             var ranges: [(Int, ClosedRange<Double>, String)] = []
             for (name, r, text) in limits {
