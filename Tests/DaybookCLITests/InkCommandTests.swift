@@ -64,12 +64,13 @@ final class InkCommandTests: CLITestCase {
     func testABrokenStrokeFileWarnsButTheEntryStaysReadable() throws {
         try initDiary()
         let p = try newEntry("Sketch", "-m", "words")
-        try "{\"format\": \"daybook-strokes\", \"version\": 1, \"strokes\": [{\"tool\": \"pen\", \"points\": [[1, NaN]]}]}\n"
+        try "{\"format\": \"daybook-strokes\", \"version\": 1, \"strokes\": [{\"tool\": \"pen\", \"points\": [[1, NaN]]}, {\"tool\": \"crayon\", \"points\": [[1, 2]]}]}\n"
             .write(to: sidecar(p), atomically: true, encoding: .utf8)
         let ls = try run(["ls"])
         XCTAssertEqual(ls.status, 0)
         XCTAssertTrue(ls.out.contains("Sketch"))
-        XCTAssertTrue(ls.err.contains(".strokes.json:1:") && ls.err.contains("NaN"), ls.err)
+        XCTAssertTrue(ls.err.contains(".strokes.json:1:") && ls.err.contains("crayon"), ls.err)
+        XCTAssertFalse(ls.err.contains("NaN"), "reading commands do not read points")
         let check = try run(["check"])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.out.contains("error: `strokes[0].points[0]`: NaN is not a number JSON can hold"), check.out)

@@ -11,7 +11,15 @@ public enum InkRenderer {
     /// The SVG document: viewBox from the canvas (else from the strokes' extent), strokes in file
     /// order. The same file always gives the same bytes.
     public static func svg(_ file: StrokeFile) -> String {
+        String(decoding: svgBytes(file), as: UTF8.self)
+    }
+
+    /// The SVG as UTF-8 bytes, for output that should not be copied into a String first.
+    public static func svgBytes(_ file: StrokeFile) -> [UInt8] {
         var out = SVGText()
+        // About 52 bytes a point; reserving more costs nothing until written, and growing by
+        // copying would briefly hold the SVG twice.
+        out.bytes.reserveCapacity(64 * file.pointCount + 4096)
         let box = viewBox(file)
         out.text("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"")
         out.number(box.x); out.text(" "); out.number(box.y); out.text(" "); out.number(box.width); out.text(" "); out.number(box.height)
@@ -40,7 +48,7 @@ public enum InkRenderer {
             if let code = s.code { out.text("><title>code: \(InkMLWriter.escape(code))</title></path>\n") } else { out.text("/>\n") }
         }
         out.text("</svg>\n")
-        return out.string
+        return out.bytes
     }
 
     static func viewBox(_ file: StrokeFile) -> (x: Double, y: Double, width: Double, height: Double) {
@@ -63,29 +71,28 @@ public enum InkRenderer {
 /// SVG text built as bytes, with numbers rounded to hundredths and written without a
 /// formatter: a million-point stroke writes millions of numbers.
 struct SVGText {
-    private(set) var bytes: [UInt8] = []
+    var bytes: [UInt8] = []
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
-    mutating func byte(_ c: Character) { bytes.append(c.asciiValue ?? 0x20) }
+    mutating func byte(_ c: Unicode.Scalar) { bytes.append(UInt8(ascii: c)) }
 
     mutating func number(_ d: Double) {
         guard d.isFinite else { bytes.append(0x30); return }
-        var n = Int((d * 100).rounded())
+        // Clamped so the conversion to Int cannot trap on a huge coordinate in a stroke file.
+        var n = Int((min(1e12, max(-1e12, d)) * 100).rounded())
         if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
         let whole = n / 100, frac = n % 100
-        digits(whole)
+        var p = 1
+        while p * 10 <= whole { p *= 10 }
+        var w = whole
+        while p > 0 { bytes.append(UInt8(48 + w / p)); w %= p; p /= 10 }
         if frac != 0 {
             bytes.append(UInt8(ascii: "."))
             bytes.append(UInt8(48 + frac / 10))
             if frac % 10 != 0 { bytes.append(UInt8(48 + frac % 10)) }
         }
-    }
-
-    private mutating func digits(_ n: Int) {
-        if n >= 10 { digits(n / 10) }
-        bytes.append(UInt8(48 + n % 10))
     }
 }

@@ -1,5 +1,8 @@
 // A stroke file (`<id>.strokes.json`, SPEC §1.4): canvas, channels and strokes of one entry.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public struct StrokeFile: Equatable, Sendable {
     public struct Canvas: Equatable, Sendable {
@@ -68,16 +71,36 @@ public struct StrokeFile: Equatable, Sendable {
         if canvas == nil { canvas = other.canvas }
     }
 
-    /// The stroke file of an entry (nil when it has none) and its bytes; a broken one throws its
-    /// first problem.
-    public static func load(entry rel: String, in diary: Diary) throws -> (file: StrokeFile, data: Data)? {
+    /// The stroke file of an entry (nil when it has none) and its bytes (with a 0 byte after
+    /// them); a broken one throws its first problem.
+    public static func load(entry rel: String, in diary: Diary) throws -> (file: StrokeFile, bytes: [UInt8])? {
         let inkRel = path(ofEntry: rel)
-        guard let data = FileManager.default.contents(atPath: diary.url(inkRel).path) else { return nil }
-        let outcome = StrokeFileParser(path: diary.displayPath(inkRel)).parse(data)
+        guard let bytes = read(diary.url(inkRel)) else { return nil }
+        let outcome = StrokeFileParser(path: diary.displayPath(inkRel)).parse(bytes: bytes)
         guard let file = outcome.file else {
             throw outcome.problems.first ?? DaybookError.input("broken stroke file", at: SourceLocation(path: diary.displayPath(inkRel)))
         }
-        return (file, data)
+        return (file, bytes)
+    }
+
+    /// A file's bytes followed by a 0 byte, read straight into one array: a stroke file of a
+    /// million points is 40 MB, and Data plus a copy would double that.
+    public static func read(_ url: URL) -> [UInt8]? {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+        var filled = 0
+        while filled < bytes.count - 1 {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - 1 - filled) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        if filled < bytes.count - 1 { bytes.removeLast(bytes.count - 1 - filled); bytes[filled] = 0 }
+        return bytes
     }
 
     /// Reads a file given to `ink add` or `new --ink`: InkML by its extension or its first

@@ -6,8 +6,14 @@ public struct StrokeFileParser {
     public let path: String
     /// After this many problems the rest of the file is only checked for syntax.
     public var maxProblems = 20
+    /// Points are skipped unread (so their problems go unnoticed): for readers that need only
+    /// the strokes' codes, such as every command that reads entries.
+    public var skipPoints = false
 
-    public init(path: String) { self.path = path }
+    public init(path: String, skipPoints: Bool = false) {
+        self.path = path
+        self.skipPoints = skipPoints
+    }
 
     public struct Outcome {
         /// The file, when it has no problems.
@@ -16,7 +22,16 @@ public struct StrokeFileParser {
     }
 
     public func parse(_ data: Data) -> Outcome {
-        var run = Run(parser: self, scanner: JSONScanner(data))
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(data.count + 1)
+        bytes.append(contentsOf: data)
+        bytes.append(0)
+        return parse(bytes: bytes)
+    }
+
+    /// Parses bytes that end in a 0 byte (as `StrokeFile.read` gives them) without copying them.
+    public func parse(bytes: [UInt8]) -> Outcome {
+        var run = Run(parser: self, scanner: JSONScanner(bytes))
         do {
             let file = try run.root()
             return Outcome(file: run.problems.isEmpty ? file : nil, problems: run.problems)
@@ -168,7 +183,10 @@ public struct StrokeFileParser {
                     try scanner.expect(":")
                     if !seen.insert(key).inserted { problem("\(here).\(key)", "the key appears twice", at: keyPos) }
                     let vpos = scanner.position
-                    if key == "points" { s.points = try points(here, channels: channels); continue }
+                    if key == "points" {
+                        if parser.skipPoints { try scanner.skip() } else { s.points = try points(here, channels: channels) }
+                        continue
+                    }
                     let v = try scanner.value()
                     switch key {
                     case "tool":
@@ -225,7 +243,8 @@ public struct StrokeFileParser {
             var p = 0
             repeat {
                 let ppos = scanner.position
-                let at = "\(here).points[\(p)]"
+                // The path is only spelled out when there is a problem: a million strings cost.
+                var at: String { "\(here).points[\(p)]" }
                 let problemsBefore = problems.count
                 guard scanner.take("[") else { problem(at, "a point must be a list of numbers, one per channel", at: ppos); _ = try scanner.value(); p += 1; continue }
                 var k = 0

@@ -25,11 +25,15 @@ struct Ink: ParsableCommand {
         return file
     }
 
-    /// Writes `text` to `-o PATH`, or to stdout without it.
-    static func output(_ text: String, to path: String?, global: GlobalOptions) throws {
-        guard let path else { Terminal.out(text, terminator: ""); return }
+    /// Writes `bytes` to `-o PATH`, or to stdout without it.
+    static func output(_ bytes: [UInt8], to path: String?, global: GlobalOptions) throws {
+        guard let path else { Terminal.out(bytes: bytes); return }
         let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL
-        try AtomicFile.write(text, to: url)
+        // Written from the array's own memory: a copy would hold a large SVG twice.
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return try AtomicFile.write(Data(), to: url) }
+            try AtomicFile.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none), to: url)
+        }
         global.confirm("daybook: wrote \(path)")
     }
 }

@@ -27,7 +27,7 @@ struct InkAdd: ParsableCommand {
             // The file is rewritten only now that strokes are added, and in daybook's layout.
             var merged = existing
             merged.append(incoming)
-            try change.rewrite(inkRel, expected: before, with: Data(StrokeFileWriter.text(merged).utf8))
+            try change.rewrite(inkRel, expected: Data(before.dropLast()), with: Data(StrokeFileWriter.text(merged).utf8))
         } else {
             try change.write(StrokeFileWriter.text(incoming), to: inkRel)
         }

@@ -22,6 +22,6 @@ struct InkExport: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let rel = try EntryReference(diary).resolve(entry)
-        try Ink.output(InkMLWriter.text(try Ink.strokes(of: rel, in: diary)), to: output, global: global)
+        try Ink.output(Array(InkMLWriter.text(try Ink.strokes(of: rel, in: diary)).utf8), to: output, global: global)
     }
 }

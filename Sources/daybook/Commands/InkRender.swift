@@ -20,6 +20,6 @@ struct InkRender: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let rel = try EntryReference(diary).resolve(entry)
-        try Ink.output(InkRenderer.svg(try Ink.strokes(of: rel, in: diary)), to: output, global: global)
+        try Ink.output(InkRenderer.svgBytes(try Ink.strokes(of: rel, in: diary)), to: output, global: global)
     }
 }
