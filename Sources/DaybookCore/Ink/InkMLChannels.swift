@@ -9,7 +9,9 @@ extension InkMLReader {
 
     /// One stroke from decoded rows. Angles are degrees unless `units="rad"`; F is scaled into
     /// 0…1 by its `min`/`max` when given; T in seconds (`units="s"`) becomes milliseconds.
-    static func stroke(_ rows: [[Double]], channels: [Channel]) -> Stroke {
+    /// Points whose X or Y is unknown (`?`) or overflowed cannot be drawn and are dropped; the
+    /// count comes back so the reader can warn.
+    static func stroke(_ rows: [[Double]], channels: [Channel]) -> (stroke: Stroke, dropped: Int) {
         let names = StrokeFile.defaultChannels.filter { n in channels.contains { mapping[$0.name] == n } }
         var points = PointList(channels: names)
         points.values.reserveCapacity(rows.count * names.count)
@@ -20,7 +22,9 @@ extension InkMLReader {
             let unit = channels[i].units?.lowercased() ?? "deg"
             return unit.hasPrefix("rad") ? row[i] : row[i] * .pi / 180
         }
+        var dropped = 0
         for row in rows {
+            if let x, let y, !row[x].isFinite || !row[y].isFinite { dropped += 1; continue }
             var values: [String: Double] = [:]
             if let x { values["x"] = row[x] }
             if let y { values["y"] = row[y] }
@@ -45,9 +49,9 @@ extension InkMLReader {
                 values["azimuth"] = az
                 values["altitude"] = alt
             }
-            points.values.append(contentsOf: names.map { values[$0] ?? .nan })
+            points.values.append(contentsOf: names.map { values[$0].flatMap { $0.isFinite ? $0 : nil } ?? .nan })
         }
-        return Stroke(points: points)
+        return (Stroke(points: points), dropped)
     }
 
     /// Tilt along x and y (radians from vertical) to azimuth and altitude, as Pointer Events

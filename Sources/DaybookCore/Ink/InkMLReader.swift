@@ -168,8 +168,9 @@ public struct InkMLReader {
             do { rows = try InkMLTrace.decode(e.text, regular: context.channels.count) } catch let p as InkMLTrace.Problem {
                 throw DaybookError.input("<trace> point \(p.point + 1): \(p.message)", at: loc(e))
             }
-            guard !rows.isEmpty else { warn("empty \(e.line)", "an empty <trace> is skipped", e); return }
-            var stroke = InkMLReader.stroke(rows, channels: context.channels)
+            var (stroke, dropped) = InkMLReader.stroke(rows, channels: context.channels)
+            if dropped > 0 { warn("dropped \(e.line)", "\(dropped) point\(dropped == 1 ? "" : "s") without a known X and Y left out", e) }
+            guard stroke.points.count > 0 else { warn("empty \(e.line)", "a <trace> without points is skipped", e); return }
             try apply(context.brush, to: &stroke, e)
             if let offset = e.attributes["timeOffset"].flatMap(Double.init), offset != 0, let base = context.time {
                 stroke.start = InkMLReader.isoString(base + offset, utcOffset: context.utcOffset)

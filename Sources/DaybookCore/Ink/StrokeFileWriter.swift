@@ -49,9 +49,9 @@ public enum StrokeFileWriter {
     }
 
     /// Compact and deterministic: whole numbers without a fraction, others in the shortest form
-    /// that reads back to the same double; unknown as null.
+    /// that reads back to the same double; unknown (or not finite) as null.
     public static func number(_ d: Double) -> String {
-        if d.isNaN { return "null" }
+        if !d.isFinite { return "null" }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
         return String(d)
     }

@@ -63,6 +63,15 @@ final class InkMLReaderTests: XCTestCase {
         XCTAssertEqual(s.points[2, 0], 11, "'T is a first difference of 1")
     }
 
+    func testPointsWithoutXOrYAreLeftOutWithAWarning() throws {
+        let (file, warnings) = try read("<ink><trace>1 2, ? 3, '1e308 0, '1e308 0, !5 6</trace>\n<trace>? ?</trace></ink>")
+        XCTAssertEqual(file.strokes.count, 1)
+        XCTAssertEqual(file.strokes[0].points.values, [1, 2, 1e308, 0, 5, 6], "the unknown and the overflowed point are left out")
+        XCTAssertEqual(warnings.map(\.message), ["2 points without a known X and Y left out", "1 point without a known X and Y left out",
+                                                "a <trace> without points is skipped"])
+        XCTAssertEqual(warnings.last?.location?.line, 2)
+    }
+
     func testAContextInTheStreamAppliesToTheTracesAfterIt() throws {
         let (file, _) = try read("<ink><context><traceFormat><channel name=\"X\"/><channel name=\"Y\"/><channel name=\"T\"/></traceFormat></context><trace>1 2 3</trace></ink>")
         XCTAssertEqual(file.channels, ["x", "y", "t"])

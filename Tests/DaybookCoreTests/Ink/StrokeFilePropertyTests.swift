@@ -106,11 +106,15 @@ final class StrokeFilePropertyTests: XCTestCase {
 
     func testRandomBytesNeverCrashTheReaders() {
         var g = SeededGenerator(seed: 11)
-        let alphabet = Array(#"{}[]",:0123456789.-+eE ntruefalsx"!'?*#TF<>/ink trace"#.utf8)
+        let alphabet = Array(#"{}[]",:0123456789.-+eE ntruefalsx"!'?*#TF<>/ink trace"#.utf8) + Array("'9e307 ".utf8)
         for _ in 0..<iterations {
             let bytes = (0..<Int.random(in: 0...200, using: &g)).map { _ in alphabet.randomElement(using: &g) ?? 0 }
             _ = StrokeFileParser(path: "x.json").parse(Data(bytes))
-            _ = try? InkMLReader(path: "x.inkml").read(Data(("<ink><trace>" + String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "<", with: " ") + "</trace></ink>").utf8))
+            let trace = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "<", with: " ").replacingOccurrences(of: "&", with: " ")
+            // Whatever InkML is accepted must make a valid stroke file.
+            if let (file, _) = try? InkMLReader(path: "x.inkml").read(Data(("<ink><trace>" + trace + "</trace></ink>").utf8)) {
+                XCTAssertEqual(StrokeFileParser(path: "w.json").parse(Data(StrokeFileWriter.text(file).utf8)).problems, [], trace)
+            }
         }
     }
 }
