@@ -229,6 +229,7 @@ struct JSONScanner {
                 while index < bytes.count - 1 && bytes[index] != UInt8(ascii: "\"") {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
+                guard index < bytes.count - 1 else { index = bytes.count - 1; throw error("the file ends inside a string") }
                 if depth == 0 { index += 1; return }
             case 0x0A: line += 1; lineStart = index + 1
             case UInt8(ascii: ","), 0x20, 0x09, 0x0D:

@@ -92,6 +92,9 @@ final class StrokeFileParserTests: XCTestCase {
             (#"{"format": "daybook-strokes", "version": 1, "strokes": []} x"#, "something follows"),
             ("{\"format\": \"a\nb\"}", "control character"),
             (#"{"format": 1e999}"#, "too large"),
+            (#"{"strokes": "abc"#, "ends inside a string"),
+            (#"{"strokes": ["a\"#, "ends inside a string"),
+            (#"{"strokes": [[1, 2"#, "ends inside a value"),
         ] {
             let p = parse(text).problems
             XCTAssertTrue(p.last?.message.contains(message) == true, "\(text): \(p)")

@@ -110,6 +110,9 @@ final class StrokeFilePropertyTests: XCTestCase {
         for _ in 0..<iterations {
             let bytes = (0..<Int.random(in: 0...200, using: &g)).map { _ in alphabet.randomElement(using: &g) ?? 0 }
             _ = StrokeFileParser(path: "x.json").parse(Data(bytes))
+            // Also where strokes come before channels (read twice) and where points are skipped.
+            _ = StrokeFileParser(path: "x.json").parse(Data(Array(#"{"strokes": "#.utf8) + bytes))
+            _ = StrokeFileParser(path: "x.json", skipPoints: true).parse(Data(Array(#"{"channels": ["x", "y"], "strokes": [{"points": "#.utf8) + bytes))
             let trace = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "<", with: " ").replacingOccurrences(of: "&", with: " ")
             // Whatever InkML is accepted must make a valid stroke file.
             if let (file, _) = try? InkMLReader(path: "x.inkml").read(Data(("<ink><trace>" + trace + "</trace></ink>").utf8)) {
