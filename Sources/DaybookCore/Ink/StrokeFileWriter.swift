@@ -33,19 +33,34 @@ public enum StrokeFileWriter {
         if let c = s.code { out += ", \"code\": " + quoted(c) }
         for (k, v) in s.extra { out += ", " + quoted(k) + ": " + v.serialized() }
         out += ", \"points\": ["
+        // Points are written as bytes: a million of them through String concatenation is slow.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.points.values.count * 9)
         let pts = s.points, stride = pts.stride
-        var row: [String] = []
-        row.reserveCapacity(stride)
         for p in 0..<pts.count {
-            if p > 0 { out += ", " }
+            if p > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
             // A point stops at its last known value; an unknown value before that is null.
             var last = stride - 1
             while last >= 0 && pts[p, last].isNaN { last -= 1 }
-            row.removeAll(keepingCapacity: true)
-            if last >= 0 { for c in 0...last { row.append(number(pts[p, c])) } }
-            out += "[" + row.joined(separator: ", ") + "]"
+            bytes.append(UInt8(ascii: "["))
+            if last >= 0 {
+                for c in 0...last {
+                    if c > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+                    append(pts[p, c], to: &bytes)
+                }
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
-        return out + "]}"
+        return out + String(decoding: bytes, as: UTF8.self) + "]}"
+    }
+
+    static func append(_ d: Double, to bytes: inout [UInt8]) {
+        guard d.isFinite, d == d.rounded(), abs(d) < 1e15 else { bytes.append(contentsOf: number(d).utf8); return }
+        var n = Int(d)
+        if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
+        var p = 1
+        while p * 10 <= n { p *= 10 }
+        while p > 0 { bytes.append(UInt8(48 + n / p)); n %= p; p /= 10 }
     }
 
     /// Compact and deterministic: whole numbers without a fraction, others in the shortest form
