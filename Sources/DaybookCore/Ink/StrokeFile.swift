@@ -56,6 +56,19 @@ public struct StrokeFile: Equatable, Sendable {
         strokes.enumerated().compactMap { i, s in s.code.map { Coding(code: $0, source: .ink(stroke: i)) } }
     }
 
+    /// Renames a code on every stroke that carries it (for `code rename` and `code merge`, which
+    /// change every coding); returns how many strokes changed. Writing the file back with
+    /// `StrokeFileWriter` then changes only those strokes' lines.
+    @discardableResult
+    public mutating func renameCode(_ old: String, to new: String) -> Int {
+        var n = 0
+        for i in strokes.indices where strokes[i].code == old {
+            strokes[i].code = new
+            n += 1
+        }
+        return n
+    }
+
     /// Adds another file's strokes. Channels this file lacks are appended to its list, so the
     /// points already written stay valid as they are (they just stop early).
     public mutating func append(_ other: StrokeFile) {

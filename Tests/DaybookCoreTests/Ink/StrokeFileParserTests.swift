@@ -117,6 +117,16 @@ final class StrokeFileParserTests: XCTestCase {
         XCTAssertEqual(parse(written).file, file)
     }
 
+    func testRenamingACodeChangesOnlyThatStrokesLine() throws {
+        var file = try XCTUnwrap(parse(header + #"{"tool": "pen", "points": [[1, 2]]}, {"tool": "highlighter", "code": "trust", "points": [[1, 2]]}]}"#).file)
+        let before = StrokeFileWriter.text(file).split(separator: "\n")
+        XCTAssertEqual(file.renameCode("trust", to: "distrust"), 1)
+        XCTAssertEqual(file.renameCode("absent", to: "x"), 0)
+        let after = StrokeFileWriter.text(file).split(separator: "\n")
+        XCTAssertEqual(zip(before, after).filter { $0 != $1 }.count, 1)
+        XCTAssertEqual(file.codings, [Coding(code: "distrust", source: .ink(stroke: 1))])
+    }
+
     func testAppendingAddsChannelsWithoutTouchingWrittenPoints() throws {
         var a = try XCTUnwrap(parse(header + #"{"tool": "pen", "points": [[1, 2, 3, 0.5]]}]}"#).file)
         let b = try XCTUnwrap(parse(#"{"format": "daybook-strokes", "version": 1, "channels": ["x", "y", "altitude"], "strokes": [{"tool": "pencil", "points": [[5, 6, 1]]}]}"#).file)
