@@ -74,6 +74,9 @@ final class InkCommandTests: CLITestCase {
         let check = try run(["check"])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.out.contains("error: `strokes[0].points[0]`: NaN is not a number JSON can hold"), check.out)
+        let inkLs = try run(["ink", "ls"])
+        XCTAssertEqual(inkLs.status, 1)
+        XCTAssertTrue(inkLs.err.contains("warning: skipped: `strokes[0].points[0]`: NaN"), inkLs.err)
         XCTAssertEqual(try run(["ink", "render", "last"]).status, 2)
         XCTAssertEqual(try run(["ink", "add", "last", try input("s.json", strokes)]).status, 2, "a broken stroke file is not overwritten")
     }

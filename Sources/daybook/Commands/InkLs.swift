@@ -16,9 +16,12 @@ struct InkLs: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         var rows: [(Entry, StrokeFile)] = []
-        // A broken stroke file was already warned about when its entry was read: skip it quietly.
         for e in try filters.entries(of: diary) where e.hasInk {
-            if let (file, _) = try? StrokeFile.load(entry: e.path, in: diary) { rows.append((e, file)) }
+            do {
+                if let (file, _) = try StrokeFile.load(entry: e.path, in: diary) { rows.append((e, file)) }
+            } catch let err as DaybookError {
+                Terminal.warning(Diagnostic(.warning, "skipped: " + err.message, at: err.location))
+            }
         }
         if json {
             Terminal.out(JSONValue.array(rows.map { e, f in

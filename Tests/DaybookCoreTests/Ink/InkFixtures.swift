@@ -12,8 +12,9 @@ enum InkFixtures {
     }
 }
 
-/// A small seeded generator (SplitMix64), so property tests are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64), so property tests are the same on every run. (Main has
+/// an equal SeededGenerator in EntryTextTests.swift; this one can fold into it after the merge.)
+struct InkSeededGenerator: RandomNumberGenerator {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }

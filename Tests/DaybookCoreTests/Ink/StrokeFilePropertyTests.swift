@@ -6,7 +6,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     let iterations = 300
 
     /// A random valid stroke file: channels x, y and a prefix of the others, some points stopping early.
-    func randomFile(_ g: inout SeededGenerator) -> StrokeFile {
+    func randomFile(_ g: inout InkSeededGenerator) -> StrokeFile {
         let optional = ["t", "force", "azimuth", "altitude"]
         let channels = ["x", "y"] + optional.prefix(Int.random(in: 0...4, using: &g))
         var file = StrokeFile(channels: Array(channels))
@@ -41,7 +41,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     }
 
     func testRandomValidFilesRoundTripThroughTheWriter() throws {
-        var g = SeededGenerator(seed: 20261121)
+        var g = InkSeededGenerator(seed: 20261121)
         for i in 0..<iterations {
             let file = randomFile(&g)
             let text = StrokeFileWriter.text(file)
@@ -54,7 +54,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     }
 
     func testRandomValidFilesRoundTripThroughInkML() throws {
-        var g = SeededGenerator(seed: 7)
+        var g = InkSeededGenerator(seed: 7)
         for i in 0..<iterations {
             let file = randomFile(&g)
             let inkml = InkMLWriter.text(file)
@@ -80,7 +80,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     ]
 
     func testRandomBrokenFilesAreRefusedWithAReason() {
-        var g = SeededGenerator(seed: 99)
+        var g = InkSeededGenerator(seed: 99)
         for i in 0..<iterations {
             let text = StrokeFileWriter.text(randomFile(&g))
             let (reason, breakage) = breakages[i % breakages.count]
@@ -93,7 +93,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     }
 
     func testTruncatedFilesAreRefusedWithAPlace() {
-        var g = SeededGenerator(seed: 3)
+        var g = InkSeededGenerator(seed: 3)
         for _ in 0..<iterations {
             let text = Array(StrokeFileWriter.text(randomFile(&g)).utf8)
             let cut = Int.random(in: 0..<(text.count - 3), using: &g)
@@ -105,7 +105,7 @@ final class StrokeFilePropertyTests: XCTestCase {
     }
 
     func testRandomBytesNeverCrashTheReaders() {
-        var g = SeededGenerator(seed: 11)
+        var g = InkSeededGenerator(seed: 11)
         let alphabet = Array(#"{}[]",:0123456789.-+eE ntruefalsx"!'?*#TF<>/ink trace"#.utf8) + Array("'9e307 ".utf8)
         for _ in 0..<iterations {
             let bytes = (0..<Int.random(in: 0...200, using: &g)).map { _ in alphabet.randomElement(using: &g) ?? 0 }
