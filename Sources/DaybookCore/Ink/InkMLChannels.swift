@@ -64,12 +64,18 @@ extension InkMLReader {
         return (azimuth, atan(1 / (a * a + b * b).squareRoot()))
     }
 
-    static func instant(_ s: String) -> Double? {
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+    /// Made once: a stroke file may give a start to each of a thousand strokes. (The formatter is
+    /// thread-safe.)
+    nonisolated(unsafe) private static let readers: [ISO8601DateFormatter] =
+        [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]].map { (options: ISO8601DateFormatter.Options) in
             let f = ISO8601DateFormatter()
             f.formatOptions = options
-            if let d = f.date(from: s) { return d.timeIntervalSince1970 * 1000 }
+            return f
         }
+
+    /// Milliseconds since 1970 of an ISO 8601 date-time with offset (fractional seconds allowed).
+    static func instant(_ s: String) -> Double? {
+        for f in readers { if let d = f.date(from: s) { return d.timeIntervalSince1970 * 1000 } }
         return nil
     }
 
