@@ -17,6 +17,7 @@ extension DiaryCheck {
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
         ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        StrokeFilesCheck(),
     ]
 
     /// Runs every check: entry problems first, then the others in order.

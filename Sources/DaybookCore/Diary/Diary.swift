@@ -192,7 +192,17 @@ public final class Diary {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
         }
-        let ink = FileManager.default.fileExists(atPath: String(url.path.dropLast(3)) + ".strokes.json")
-        return parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: ink)
+        let inkRel = StrokeFile.path(ofEntry: rel)
+        let inkBytes = StrokeFile.read(self.url(inkRel))
+        var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        // Highlighter codes are codings of the entry; a broken stroke file costs them, not the entry.
+        if let inkBytes, outcome.entry != nil {
+            let ink = StrokeFileParser(path: displayPath(inkRel), skipPoints: true).parse(bytes: inkBytes)
+            if let file = ink.file { outcome.entry?.codings += file.codings }
+            else if let first = ink.problems.first {
+                outcome.problems.append(.input("the stroke file is broken, its codings are left out (daybook check lists every problem): " + first.message, at: first.location))
+            }
+        }
+        return outcome
     }
 }

@@ -53,11 +53,11 @@ extension Diary {
             if outcome.problems.allSatisfy({ $0.location?.path == shown }) {
                 cache.store(rel, EntryCache.Record(stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems))
             }
+            // A readable entry may still bring warnings (a broken stroke file beside it).
+            diagnostics += outcome.problems.map { Diagnostic($0) }
             if var e = outcome.entry {
                 if !bodies { e.body = "" }
                 entries.append(e)
-            } else {
-                diagnostics += outcome.problems.map { Diagnostic($0) }
             }
         }
         cache.keep(only: Set(files.map(\.rel)))

@@ -26,6 +26,8 @@ struct New: ParsableCommand {
     var template: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field (repeatable).", valueName: "key=value"))
     var fields: [String] = []
+    @Option(help: ArgumentHelp("Pen strokes for the entry: a daybook stroke file or InkML.", valueName: "file"))
+    var ink: String?
     @Option(help: ArgumentHelp("A file to attach (repeatable).", valueName: "file"))
     var attach: [String] = []
     @Flag(inversion: .prefixedNo, help: "Open the editor (default: only when no body is given and stdin is a terminal).")
@@ -53,6 +55,8 @@ struct New: ParsableCommand {
         draft.tags = tag
         draft.mood = mood
         try draft.setFields(fields)
+        // Strokes are read before anything is written: a broken file saves nothing.
+        let strokes = try ink.map { try Ink.importing($0, global: global) }
         let prepared = try NewTemplate.prepare(template, diary: diary, draft: &draft, interactive: Terminal.stdinIsTerminal)
 
         // The body, from the first source that applies.
@@ -76,6 +80,7 @@ struct New: ParsableCommand {
 
         let change = try Change(diary)
         let rel = try EntryWriter.create(draft, in: change, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) })
+        if let strokes { try change.write(StrokeFileWriter.text(strokes), to: StrokeFile.path(ofEntry: rel)) }
         try change.commit("new: \(draft.displayTitle)")
         Terminal.out(diary.displayPath(rel))
         global.confirm("daybook: saved \(diary.displayPath(rel))")

@@ -32,9 +32,20 @@ enum Terminal {
     }
 
     static func flush() {
+        writeAll(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Large output (an SVG of a million points) straight to stdout, without copying it into the buffer.
+    static func out(bytes: [UInt8]) {
+        flush()
+        writeAll(bytes)
+    }
+
+    private static func writeAll(_ bytes: [UInt8]) {
         var off = 0
-        while off < buffer.count {
-            let n = buffer.withUnsafeBytes { write(1, $0.baseAddress! + off, $0.count - off) }
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { write(1, $0.baseAddress! + off, $0.count - off) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }
@@ -42,7 +53,6 @@ enum Terminal {
             }
             off += n
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     static func writeErr(_ s: String) {

@@ -1,0 +1,32 @@
+// `check`: every stroke file parses and validates, and sits beside an entry.
+import Foundation
+
+struct StrokeFilesCheck: DiaryCheck {
+    /// Every `*.strokes.json` under entries/ (relative paths, sorted).
+    func strokeFiles(_ diary: Diary) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: diary.entriesFolder.path) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            if p.hasSuffix(".strokes.json") { out.append("entries/" + p) }
+        }
+        return out.sorted()
+    }
+
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for rel in strokeFiles(diary) {
+            let display = diary.displayPath(rel)
+            let entry = String(rel.dropLast(".strokes.json".count)) + ".md"
+            if !FileManager.default.fileExists(atPath: diary.url(entry).path) {
+                out.append(Diagnostic(.warning, "a stroke file with no entry beside it (\((entry as NSString).lastPathComponent) is missing)",
+                                      at: SourceLocation(path: display)))
+            }
+            guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else {
+                out.append(Diagnostic(.error, "cannot read the stroke file", at: SourceLocation(path: display)))
+                continue
+            }
+            out += StrokeFileParser(path: display).parse(data).problems.map { Diagnostic($0, severity: .error) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+// `daybook ink add`: add strokes from a stroke file or InkML to an entry's stroke file.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct InkAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add strokes from a daybook stroke file or W3C InkML (.inkml) to the entry's stroke file.",
+        discussion: """
+        One commit (`ink: +2 strokes on TITLE`). A broken input is an error that names the file, line, \
+        column and JSON path, and nothing is written. InkML channels daybook does not keep are ignored with a warning.
+        """)
+
+    @Argument(help: "The entry.") var entry: String
+    @Argument(help: ArgumentHelp("A stroke file (.json) or InkML (.inkml).", valueName: "file")) var file: String
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let diary = try global.openDiary()
+        let incoming = try Ink.importing(file, global: global)
+        let change = try Change(diary)
+        let rel = try EntryReference(diary).resolve(entry)
+        let inkRel = StrokeFile.path(ofEntry: rel)
+        let n = incoming.strokes.count
+        if let (existing, before) = try StrokeFile.load(entry: rel, in: diary) {
+            // The file is rewritten only now that strokes are added, and in daybook's layout.
+            var merged = existing
+            merged.append(incoming)
+            try change.rewrite(inkRel, expected: Data(before.dropLast()), with: Data(StrokeFileWriter.text(merged).utf8))
+        } else {
+            try change.write(StrokeFileWriter.text(incoming), to: inkRel)
+        }
+        let title = diary.readEntry(rel).entry?.title ?? (rel as NSString).lastPathComponent
+        try change.commit("ink: +\(n) stroke\(n == 1 ? "" : "s") on \(title)")
+        global.confirm("daybook: added \(n) stroke\(n == 1 ? "" : "s") to \(diary.displayPath(inkRel))")
+    }
+}
