@@ -137,9 +137,18 @@ public final class Diary {
     /// Whether a path (relative to the diary) is an entry file: `entries/YYYY/MM/<id>.md`,
     /// not a conflict copy.
     public static func isEntryPath(_ rel: String) -> Bool {
-        let parts = rel.split(separator: "/")
-        guard parts.count == 4, parts[0] == "entries", parts[3].hasSuffix(".md"), !parts[3].hasPrefix(".") else { return false }
-        return !parts[3].contains(".conflict-")
+        let parts = rel.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "entries" && isEntryFileName(parts[3])
+    }
+
+    /// Whether a file name in a month folder is an entry: `<id>.md`, not hidden, not a conflict
+    /// copy (`<id>.conflict-<hash>.md`).
+    static func isEntryFileName<S: StringProtocol>(_ name: S) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 3, bytes[0] != UInt8(ascii: "."), bytes.suffix(3).elementsEqual(".md".utf8) else { return false }
+        let marker = Array(".conflict-".utf8)
+        guard bytes.count >= marker.count else { return true }
+        return !(0...(bytes.count - marker.count)).contains { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
     }
 
     public func repository() throws -> Repository {
@@ -148,16 +157,15 @@ public final class Diary {
 
     // MARK: Entries on disk
 
-    /// Calls `body` for every month folder of entries/ (`entries/YYYY/MM`, sorted) with the names
-    /// of the files in it (unsorted).
-    func forEachEntryFolder(_ body: (_ dir: String, _ names: [String]) -> Void) {
-        let fm = FileManager.default
-        guard let years = try? fm.contentsOfDirectory(atPath: entriesFolder.path) else { return }
-        for y in years.sorted() where !y.hasPrefix(".") {
-            guard let months = try? fm.contentsOfDirectory(atPath: entriesFolder.appendingPathComponent(y).path) else { continue }
-            for m in months.sorted() where !m.hasPrefix(".") {
+    /// Calls `body` for every month folder of entries/ (`entries/YYYY/MM`, sorted) with the open
+    /// folder and the names of the files in it (unsorted).
+    func forEachEntryFolder(_ body: (_ dir: String, _ folder: Directory, _ names: [String]) -> Void) {
+        guard let top = Directory(entriesFolder.path) else { return }
+        for y in top.names.sorted() where !y.hasPrefix(".") {
+            guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
+            for m in year.names.sorted() where !m.hasPrefix(".") {
                 let dir = "entries/\(y)/\(m)"
-                if let names = try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(dir).path) { body(dir, names) }
+                if let month = Directory(root.path + "/" + dir) { body(dir, month, month.names) }
             }
         }
     }
@@ -165,7 +173,7 @@ public final class Diary {
     /// Every entry file (relative paths), sorted by path.
     public func entryFiles() -> [String] {
         var out: [String] = []
-        forEachEntryFolder { dir, names in
+        forEachEntryFolder { dir, _, names in
             out += names.sorted().map { dir + "/" + $0 }.filter(Diary.isEntryPath)
         }
         return out

@@ -15,8 +15,19 @@ public struct FileStamp: Equatable, Sendable {
     static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec),
-                         ctime: Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec), inode: UInt64(st.st_ino))
+        return FileStamp(st)
+    }
+
+    init(_ st: stat) {
+        self.init(size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec),
+                  ctime: Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec), inode: UInt64(st.st_ino))
+    }
+
+    init(size: Int, mtime: Int, ctime: Int, inode: UInt64) {
+        self.size = size
+        self.mtime = mtime
+        self.ctime = ctime
+        self.inode = inode
     }
 
     /// Whether the file changed so recently that another change within the same clock tick would

@@ -6,14 +6,13 @@ extension Diary {
     /// Every entry file with its stamp and its stroke file's stamp, from one walk, sorted by path.
     func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
         var out: [(String, FileStamp, FileStamp?)] = []
-        forEachEntryFolder { dir, names in
-            let dirPath = root.appendingPathComponent(dir).path
+        forEachEntryFolder { dir, folder, names in
             let strokes = Set(names.filter { $0.hasSuffix(".strokes.json") })
-            for name in names.sorted() {
+            for name in names.sorted() where Diary.isEntryFileName(name) {
                 let rel = dir + "/" + name
-                guard Diary.isEntryPath(rel), let stamp = FileStamp.of(dirPath + "/" + name) else { continue }
+                guard let stamp = folder.stamp(name) else { continue }
                 let inkName = String(name.dropLast(3)) + ".strokes.json"
-                let ink = strokes.contains(inkName) ? FileStamp.of(dirPath + "/" + inkName) : nil
+                let ink = strokes.contains(inkName) ? folder.stamp(inkName) : nil
                 out.append((rel, stamp, ink))
             }
         }
@@ -60,7 +59,7 @@ extension Diary {
                 entries.append(e)
             }
         }
-        cache.keep(only: Set(files.map(\.rel)))
+        if cache.records.count != files.count { cache.keep(only: Set(files.map(\.rel))) }
         cache.save()
         entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
         return entries
