@@ -92,12 +92,22 @@ public struct Prose: Sendable {
         var n = 0
         var inWord = false, hasAlnum = false
         for u in s.unicodeScalars {
-            if u.properties.isWhitespace {
+            // ASCII answers without a Unicode property look-up (most prose is ASCII).
+            let space: Bool, alnum: Bool
+            if u.value < 0x80 {
+                let b = UInt8(u.value)
+                space = b == 0x20 || (b >= 0x09 && b <= 0x0D)
+                alnum = (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A)
+            } else {
+                space = u.properties.isWhitespace
+                alnum = !space && (u.properties.isAlphabetic || u.properties.numericType != nil)
+            }
+            if space {
                 if inWord && hasAlnum { n += 1 }
                 inWord = false; hasAlnum = false
             } else {
                 inWord = true
-                if u.properties.isAlphabetic || u.properties.numericType != nil { hasAlnum = true }
+                if alnum { hasAlnum = true }
             }
         }
         if inWord && hasAlnum { n += 1 }
@@ -107,7 +117,7 @@ public struct Prose: Sendable {
     /// Finds `#tag` in prose: `#` at the start or after a character that is not a letter, digit,
     /// `/`, `#` or `&`; then tag characters; at least one of them not a digit (`#1` is no tag).
     public static func scanTags(_ s: String, into tags: inout [String], seen: inout Set<String>) {
-        guard s.contains("#") else { return }
+        guard s.utf8.contains(UInt8(ascii: "#")) else { return }
         let scalars = Array(s.unicodeScalars)
         var i = 0
         while i < scalars.count {

@@ -26,8 +26,27 @@ extension Diary {
         let files = walkEntryFiles()
         var entries: [Entry] = []
         entries.reserveCapacity(files.count)
-        for (rel, stamp, ink) in files {
-            if let record = cache.record(rel, stamp: stamp, ink: ink) {
+        // Files the cache does not hold are parsed on every core; results keep the walk's order.
+        let misses = files.indices.filter { cache.record(files[$0].rel, stamp: files[$0].stamp, ink: files[$0].ink) == nil }
+        var parsed = [EntryParser.Outcome?](repeating: nil, count: misses.count)
+        parsed.withUnsafeMutableBufferPointer { slots in
+            let slots = slots
+            DispatchQueue.concurrentPerform(iterations: misses.count) { k in
+                var outcome = readEntry(files[misses[k]].rel)
+                if !bodies { outcome.entry?.body = "" }
+                slots[k] = outcome
+            }
+        }
+        var nextMiss = 0
+        for (i, (rel, stamp, ink)) in files.enumerated() {
+            var fresh: EntryParser.Outcome?
+            if nextMiss < misses.count, misses[nextMiss] == i {
+                fresh = parsed[nextMiss]
+                parsed[nextMiss] = nil
+                nextMiss += 1
+            }
+            guard let outcome = fresh else {
+                guard let record = cache.record(rel, stamp: stamp, ink: ink) else { continue }
                 if var e = record.entry {
                     if bodies {
                         guard let body = readBody(rel) else {
@@ -47,7 +66,6 @@ extension Diary {
                 }
                 continue
             }
-            let outcome = readEntry(rel)
             let shown = displayPath(rel)
             if outcome.problems.allSatisfy({ $0.location?.path == shown }) {
                 cache.store(rel, EntryCache.Record(stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems))

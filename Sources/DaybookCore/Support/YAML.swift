@@ -7,7 +7,8 @@ public enum YAML {
     /// (`lineOffset` is the number of file lines before the YAML text starts).
     public static func compose(_ text: String, path: String, lineOffset: Int = 0) throws -> Node? {
         do {
-            return try Yams.compose(yaml: text)
+            // The encoding given, so Yams does not read the environment on every call.
+            return try Yams.compose(yaml: text, .default, .default, .utf8)
         } catch let error as YamlError {
             throw positioned(error, path: path, lineOffset: lineOffset)
         } catch {
