@@ -161,9 +161,11 @@ public final class Repository {
                 try Repository.check(git_index_remove_directory(index, path, 0), "git_index_remove_directory")
             }
         }
-        try Repository.check(git_index_write(index), "git_index_write")
         var treeID = git_oid()
         try Repository.check(git_index_write_tree(&treeID, index), "git_index_write_tree")
+        // Written after the tree, so the index keeps its tree cache: the next commit then rebuilds
+        // only the folders that changed instead of every tree (and checking every blob exists).
+        try Repository.check(git_index_write(index), "git_index_write")
         return treeID
     }
 
