@@ -25,6 +25,10 @@ public enum YAML {
             var msg = "invalid YAML: \(problem)"
             if let context { msg += " (\(context.text))" }
             return .input(msg, at: at(mark))
+        case let .duplicatedKeysInMapping(duplicates, context):
+            // Yams marks the mapping that holds the repeated keys, not the second key itself.
+            let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
+            return .input("the key \(keys) appears twice in this mapping", at: at(context.mark))
         case let .reader(problem, _, _, _):
             return .input("invalid YAML: \(problem)", at: SourceLocation(path: path))
         default:

@@ -1,0 +1,99 @@
+// Where a coding's quote sits in an entry's body, as offsets in Unicode scalars.
+import Foundation
+
+/// A segment of a body: `start` and `end` (exclusive) count Unicode scalars of the body from 0,
+/// as REFI-QDA and most QDA tools count positions. A line break `\r\n` counts as two scalars.
+public struct QuoteAnchor: Equatable, Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
+
+    public var range: Range<Int> { start..<end }
+
+    public func overlaps(_ other: QuoteAnchor) -> Bool {
+        start < other.end && other.start < end
+    }
+
+    /// The `occurrence`-th (1-based) match of `quote` in `body`; nil when it does not occur that
+    /// often (the coding is orphaned). Matches are counted left to right without overlapping.
+    /// A line break in the quote matches `\n` or `\r\n` in the body, so a quote copied from a
+    /// CRLF file or typed on the command line finds the same text.
+    public static func locate(_ quote: String, occurrence: Int = 1, in body: String) -> QuoteAnchor? {
+        guard occurrence >= 1 else { return nil }
+        let text = NormalizedText(body)
+        let needle = NormalizedText(quote).scalars
+        guard !needle.isEmpty else { return nil }
+        var seen = 0
+        for start in text.matches(of: needle) {
+            seen += 1
+            if seen == occurrence { return QuoteAnchor(start: text.original[start], end: text.original[start + needle.count]) }
+        }
+        return nil
+    }
+
+    /// Where a coding applies: its quote's anchor, the whole body for a whole-entry coding, nil
+    /// when the quote is orphaned.
+    public static func locate(_ coding: Coding, in body: String) -> QuoteAnchor? {
+        guard let quote = coding.quote else { return QuoteAnchor(start: 0, end: body.unicodeScalars.count) }
+        return locate(quote, occurrence: coding.occurrence ?? 1, in: body)
+    }
+
+    /// How many times `quote` occurs in `body` (counted as `locate` counts them).
+    public static func count(of quote: String, in body: String) -> Int {
+        let needle = NormalizedText(quote).scalars
+        guard !needle.isEmpty else { return 0 }
+        return NormalizedText(body).matches(of: needle).count
+    }
+
+    /// Which occurrence of `quote` starts at scalar offset `start` of `body`, if one does.
+    public static func occurrence(of quote: String, startingAt start: Int, in body: String) -> Int? {
+        let text = NormalizedText(body)
+        let needle = NormalizedText(quote).scalars
+        guard !needle.isEmpty else { return nil }
+        return text.matches(of: needle).firstIndex { text.original[$0] == start }.map { $0 + 1 }
+    }
+}
+
+/// Text with `\r\n` folded to `\n`, remembering each scalar's offset in the original.
+struct NormalizedText {
+    var scalars: [Unicode.Scalar] = []
+    /// `original[i]` is the original offset of normalized scalar `i`; one extra entry for the end.
+    var original: [Int] = []
+
+    init(_ s: String) {
+        let all = Array(s.unicodeScalars)
+        var i = 0
+        while i < all.count {
+            original.append(i)
+            if all[i] == "\r", i + 1 < all.count, all[i + 1] == "\n" {
+                scalars.append("\n")
+                i += 2
+            } else {
+                scalars.append(all[i])
+                i += 1
+            }
+        }
+        original.append(all.count)
+    }
+
+    /// Start indices (normalized) of the non-overlapping matches of `needle`, left to right.
+    func matches(of needle: [Unicode.Scalar]) -> [Int] {
+        var out: [Int] = []
+        guard needle.count <= scalars.count, let first = needle.first else { return out }
+        var i = 0
+        let last = scalars.count - needle.count
+        while i <= last {
+            if scalars[i] == first, scalars[i..<(i + needle.count)].elementsEqual(needle) {
+                out.append(i)
+                i += needle.count
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,66 @@
+// Quote anchoring: repeated and edited text, Unicode scalar positions, CRLF bodies.
+import XCTest
+@testable import DaybookCore
+
+final class QuoteAnchorTests: XCTestCase {
+    func testFindsTheRequestedOccurrence() {
+        let body = "the login failed. Later the login failed again.\n"
+        XCTAssertEqual(QuoteAnchor.locate("the login failed", in: body), QuoteAnchor(start: 0, end: 16))
+        XCTAssertEqual(QuoteAnchor.locate("the login failed", occurrence: 2, in: body), QuoteAnchor(start: 24, end: 40))
+        XCTAssertNil(QuoteAnchor.locate("the login failed", occurrence: 3, in: body))
+        XCTAssertNil(QuoteAnchor.locate("the login failed", occurrence: 0, in: body))
+        XCTAssertEqual(QuoteAnchor.count(of: "the login failed", in: body), 2)
+        XCTAssertEqual(QuoteAnchor.occurrence(of: "the login failed", startingAt: 24, in: body), 2)
+        XCTAssertNil(QuoteAnchor.occurrence(of: "the login failed", startingAt: 3, in: body))
+    }
+
+    func testOccurrencesDoNotOverlap() {
+        XCTAssertEqual(QuoteAnchor.count(of: "aa", in: "aaaa"), 2)
+        XCTAssertEqual(QuoteAnchor.locate("aa", occurrence: 2, in: "aaaa"), QuoteAnchor(start: 2, end: 4))
+        XCTAssertEqual(QuoteAnchor.count(of: "aa", in: "aaa"), 1)
+    }
+
+    func testSurvivesEditsElsewhereAndOrphansWhenTheQuoteIsEdited() {
+        let before = "Intro.\nThe nurse restarted it.\n"
+        let after = "A new first paragraph, longer.\n\nIntro.\nThe nurse restarted it.\n"
+        let a = QuoteAnchor.locate("restarted it", in: before)
+        let b = QuoteAnchor.locate("restarted it", in: after)
+        XCTAssertEqual(a?.end, 29)
+        XCTAssertEqual(b.map { $0.end - $0.start }, 12)
+        XCTAssertEqual(b?.start, 32 + 7 + 10)
+        XCTAssertNil(QuoteAnchor.locate("restarted it", in: "The nurse rebooted it.\n"))
+        // Editing the text between two occurrences moves the second, and it is still found.
+        XCTAssertNotNil(QuoteAnchor.locate("it", occurrence: 2, in: "it and it"))
+        XCTAssertNil(QuoteAnchor.locate("it", occurrence: 2, in: "it and that"))
+    }
+
+    func testPositionsCountUnicodeScalars() {
+        // 👩‍⚕️ is four scalars (woman, ZWJ, staff of Aesculapius, VS16): one Character, four positions.
+        let body = "👩‍⚕️ said: café, cafe\u{301} — ok"
+        let a = QuoteAnchor.locate("said", in: body)
+        XCTAssertEqual(a, QuoteAnchor(start: 5, end: 9))
+        // Precomposed é and e + combining acute are different scalars: each quote finds only its own.
+        XCTAssertEqual(QuoteAnchor.locate("café", in: body), QuoteAnchor(start: 11, end: 15))
+        XCTAssertEqual(QuoteAnchor.locate("cafe\u{301}", in: body), QuoteAnchor(start: 17, end: 22))
+        XCTAssertEqual(QuoteAnchor.count(of: "café", in: body), 1)
+        let scalars = Array(body.unicodeScalars)
+        let ok = QuoteAnchor.locate("ok", in: body)!
+        XCTAssertEqual(String(String.UnicodeScalarView(scalars[ok.start..<ok.end])), "ok")
+    }
+
+    func testCRLFBodiesKeepTheirOwnOffsets() {
+        let body = "first line\r\nsecond line\r\nthird\r\n"
+        let a = QuoteAnchor.locate("line\nsecond", in: body)
+        XCTAssertEqual(a, QuoteAnchor(start: 6, end: 18))
+        XCTAssertEqual(QuoteAnchor.locate("line\r\nsecond", in: body), a)
+        XCTAssertEqual(QuoteAnchor.locate("third", in: body), QuoteAnchor(start: 25, end: 30))
+    }
+
+    func testWholeEntryAndEmptyQuotes() {
+        XCTAssertEqual(QuoteAnchor.locate(Coding(code: "trust"), in: "héllo\n"), QuoteAnchor(start: 0, end: 6))
+        XCTAssertNil(QuoteAnchor.locate("", in: "text"))
+        XCTAssertNil(QuoteAnchor.locate(Coding(code: "x", quote: "gone"), in: "text"))
+        XCTAssertTrue(QuoteAnchor(start: 0, end: 5).overlaps(QuoteAnchor(start: 4, end: 8)))
+        XCTAssertFalse(QuoteAnchor(start: 0, end: 4).overlaps(QuoteAnchor(start: 4, end: 8)))
+    }
+}
