@@ -1,0 +1,52 @@
+// What exports ask about codes: the codebook, where each coded segment is, which colour a code has.
+import Foundation
+
+extension ExportContext {
+    /// Drawn for a code the codebook gives no colour.
+    public static let defaultCodeColor = "#bf8700"
+
+    /// The diary's codebook, read once per export.
+    public func codebook() throws -> Codebook {
+        if let loaded = loadedCodebook { return loaded }
+        let book = try Codebook.load(diary)
+        loadedCodebook = book
+        return book
+    }
+
+    private var book: Codebook { (try? codebook()) ?? Codebook() }
+
+    public func codeColor(_ code: String) -> String {
+        HTMLText.color(book.code(code)?.color) ?? ExportContext.defaultCodeColor
+    }
+
+    public func codeDescription(_ code: String) -> String? { book.code(code)?.description }
+
+    /// The code's ancestors joined with ` > ` (`emotions > frustration` gives `emotions`); nil for an undefined code.
+    public func codeCategoryPath(_ code: String) -> String? {
+        book.path(of: code).map { $0.dropLast().joined(separator: " > ") }
+    }
+
+    /// The entry's codings that quote a segment, with where it is; an orphaned quote is left out with a warning.
+    public func codedSegments(of e: Entry) -> [(coding: Coding, anchor: QuoteAnchor, range: Range<String.Index>)] {
+        var out: [(Coding, QuoteAnchor, Range<String.Index>)] = []
+        let scalars = e.body.unicodeScalars
+        for c in e.codings where c.quote != nil {
+            guard let a = QuoteAnchor.locate(c, in: e.body) else {
+                warn("the quote of the coding `\(c.code)` no longer occurs in the entry (orphaned); exported without its position",
+                     path: diary.displayPath(e.path))
+                continue
+            }
+            let lower = scalars.index(scalars.startIndex, offsetBy: a.start)
+            out.append((c, a, lower..<scalars.index(lower, offsetBy: a.end - a.start)))
+        }
+        return out
+    }
+
+    /// The entry's strokes as inline SVG.
+    /// HOOK: the ink renderer (issue-ink, `Sources/DaybookCore/Ink/`) is not on main yet; when it
+    /// is, return its SVG of `<id>.strokes.json` here. Until then entries with ink say so in a note.
+    public func strokesSVG(of e: Entry) -> String? {
+        guard e.hasInk else { return nil }
+        return "<p class=\"meta\">This entry has pen strokes (\(HTMLText.escape(String(e.path.dropLast(3)) + ".strokes.json"))).</p>"
+    }
+}
