@@ -98,6 +98,12 @@ public enum AtomicFile {
         }
     }
 
+    /// Renames a finished temporary file over `url` (for files written piece by piece elsewhere).
+    public static func replace(_ url: URL, with temporary: URL) throws {
+        guard rename(temporary.path, url.path) == 0 else { throw ioError("cannot rename over", url.path) }
+        syncDirectory(url.deletingLastPathComponent().path)
+    }
+
     static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }

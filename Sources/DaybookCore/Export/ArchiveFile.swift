@@ -47,13 +47,8 @@ final class ArchiveFile {
     }
 
     func finish() throws {
-        do {
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
-            else { try FileManager.default.moveItem(at: temporary, to: url) }
-            finished = true
-        } catch {
-            throw DaybookError.io("cannot write the archive: \(error.localizedDescription)", at: SourceLocation(path: url.path))
-        }
+        try AtomicFile.replace(url, with: temporary)
+        finished = true
     }
 
     deinit { if !finished { try? FileManager.default.removeItem(at: temporary) } }

@@ -2,7 +2,7 @@
 import Foundation
 
 enum CalendarHeatmap {
-    static let cell = 11, gap = 2
+    static let cell = 10, gap = 2
     /// Shades from no entry to four or more; the count is also in each square's title.
     static let shades = ["#ebedf0", "#9be9a8", "#40c463", "#30a14e", "#216e39"]
 

@@ -15,8 +15,12 @@ extension ExportContext {
 
     private var book: Codebook { (try? codebook()) ?? Codebook() }
 
+    /// The code's colour, else the nearest category's, so a category colours its whole branch.
     public func codeColor(_ code: String) -> String {
-        HTMLText.color(book.code(code)?.color) ?? ExportContext.defaultCodeColor
+        for name in (book.path(of: code) ?? [code]).reversed() {
+            if let c = HTMLText.color(book.code(name)?.color) { return c }
+        }
+        return ExportContext.defaultCodeColor
     }
 
     public func codeDescription(_ code: String) -> String? { book.code(code)?.description }

@@ -21,7 +21,7 @@ struct HTMLEntryArticle {
         }
         s += "</header>\n<div class=\"body\">\n"
         let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
-        var body = CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML)
+        var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML))
         let files = attachments(of: e)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }
         s += body + "</div>\n"
@@ -76,6 +76,15 @@ struct HTMLEntryArticle {
             else { continue }
             let type = ext == "svg" ? "image/svg+xml" : ext == "jpg" ? "image/jpeg" : "image/" + ext
             html = html.replacingOccurrences(of: target, with: "src=\"data:\(type);base64,\(data.base64EncodedString())\"")
+        }
+        return html
+    }
+
+    /// The body's headings one level down, under the entry's own `<h1>`.
+    static func demotingHeadings(_ html: String) -> String {
+        var html = html
+        for level in (1...5).reversed() {
+            html = html.replacingOccurrences(of: "<h\(level)", with: "<h\(level + 1)").replacingOccurrences(of: "</h\(level)>", with: "</h\(level + 1)>")
         }
         return html
     }

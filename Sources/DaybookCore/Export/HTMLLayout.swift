@@ -36,7 +36,9 @@ enum HTMLLayout {
     .entry-list { list-style: none; padding: 0; }
     .entry-list li { padding: 0.3rem 0; border-bottom: 1px solid var(--line); }
     .entry-list time { display: inline-block; min-width: 9.5rem; }
-    .heatmap { margin: 1rem 0; overflow-x: auto; }
+    .heatmap { margin: 1rem 0; }
+    .heatmap svg { max-width: 100%; height: auto; }
+    article.entry > header h1 a { color: inherit; text-decoration: none; }
     .heatmap text { font: 9px system-ui, sans-serif; fill: var(--muted); }
     .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin: 0 1px; vertical-align: middle; border: 1px solid rgba(0,0,0,0.1); }
     article.entry { border-top: 1px solid var(--line); margin-top: 2rem; }

@@ -41,12 +41,7 @@ public final class FileSink: TextSink {
     public func finish() throws {
         try flush()
         try? handle.close()
-        do {
-            if FileManager.default.fileExists(atPath: url.path) { _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary) }
-            else { try FileManager.default.moveItem(at: temporary, to: url) }
-        } catch {
-            throw DaybookError.io("cannot write the file: \(error.localizedDescription)", at: SourceLocation(path: url.path))
-        }
+        try AtomicFile.replace(url, with: temporary)
     }
 
     deinit { try? FileManager.default.removeItem(at: temporary) }
