@@ -98,10 +98,10 @@ public enum AtomicFile {
         }
     }
 
-    /// Renames a finished temporary file over `url` (for files written piece by piece elsewhere).
+    /// Renames a finished temporary file over `url` (for exports written piece by piece: they can
+    /// be made again, so unlike diary files they are not synced to disk one by one).
     public static func replace(_ url: URL, with temporary: URL) throws {
         guard rename(temporary.path, url.path) == 0 else { throw ioError("cannot rename over", url.path) }
-        syncDirectory(url.deletingLastPathComponent().path)
     }
 
     static func syncDirectory(_ path: String) {

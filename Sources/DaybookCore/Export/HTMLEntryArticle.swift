@@ -80,13 +80,19 @@ struct HTMLEntryArticle {
         return html
     }
 
-    /// The body's headings one level down, under the entry's own `<h1>`.
+    /// The body's headings one level down, under the entry's own `<h1>` (`<h1>` → `<h2>`, … `<h6>` stays).
     static func demotingHeadings(_ html: String) -> String {
-        var html = html
-        for level in (1...5).reversed() {
-            html = html.replacingOccurrences(of: "<h\(level)", with: "<h\(level + 1)").replacingOccurrences(of: "</h\(level)>", with: "</h\(level + 1)>")
+        var bytes = Array(html.utf8)
+        var i = 0
+        while i + 2 < bytes.count {
+            defer { i += 1 }
+            guard bytes[i] == UInt8(ascii: "<") else { continue }
+            let h = bytes[i + 1] == UInt8(ascii: "/") ? i + 2 : i + 1
+            guard h + 1 < bytes.count, bytes[h] == UInt8(ascii: "h"), (UInt8(ascii: "1")...UInt8(ascii: "5")).contains(bytes[h + 1]),
+                  h + 2 < bytes.count, bytes[h + 2] == UInt8(ascii: ">") || bytes[h + 2] == UInt8(ascii: " ") else { continue }
+            bytes[h + 1] += 1
         }
-        return html
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func readableDate(_ d: LocalDateTime) -> String {

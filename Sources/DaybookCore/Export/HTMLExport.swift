@@ -60,7 +60,7 @@ public struct HTMLExport: ExportFormat {
     }
 
     private func page(_ rel: String, in folder: URL, _ body: (TextSink) throws -> Void) throws {
-        let sink = try FileSink(folder.appendingPathComponent(rel))
+        let sink = try FileSink(folder.appendingPathComponent(rel), atomic: false)
         try body(sink)
         try sink.finish()
     }

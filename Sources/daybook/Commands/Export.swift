@@ -57,7 +57,11 @@ struct Export: ParsableCommand {
             try type.init().export(entries, context: context, to: .path(target))
         }
         bar.finish()
-        Terminal.warnings(context.warnings)
+        // Hundreds of orphaned quotes would bury the confirmation: the first few, then a count.
+        Terminal.warnings(Array(context.warnings.prefix(10)))
+        if context.warnings.count > 10 {
+            Terminal.message("daybook: warning: \(context.warnings.count - 10) more like these (daybook check lists them all)")
+        }
         if let target {
             global.confirm("daybook: exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies") as \(type.name) to \(Diary.displayPath(target, relativeTo: global.workingDirectory))")
         }
