@@ -49,11 +49,27 @@ public final class ExportContext {
     /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
     public private(set) var warnings: [Diagnostic] = []
     var loadedCodebook: Codebook?
+    /// False when the entries given to the format carry no bodies (read from a cache of metadata):
+    /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
+    public var bodiesLoaded = true
 
     public init(diary: Diary, options: ExportOptions = ExportOptions(), progress: @escaping (Int, Int) -> Void = { _, _ in }) {
         self.diary = diary
         self.options = options
         self.progress = progress
+    }
+
+    /// Calls `body` with each entry and its body, oldest first, and reports progress. An entry that
+    /// can no longer be read is skipped with a warning.
+    public func forEachWithBody(_ entries: [Entry], _ body: (Entry) throws -> Void) throws {
+        for (i, e) in entries.enumerated() {
+            if bodiesLoaded { try body(e) } else {
+                let outcome = diary.readEntry(e.path)
+                if let full = outcome.entry { try body(full) }
+                else { warnings += outcome.problems.map { Diagnostic($0) } }
+            }
+            progress(i + 1, entries.count)
+        }
     }
 
     public func warn(_ message: String, path: String? = nil) {

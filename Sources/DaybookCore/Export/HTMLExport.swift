@@ -23,7 +23,7 @@ public struct HTMLExport: ExportFormat {
         let name = diaryName(context)
         let links = HTMLLinks(singleFile: false)
         try page("style.css", in: folder) { try $0.write(HTMLLayout.css) }
-        for (i, e) in entries.enumerated() {
+        try context.forEachWithBody(entries) { e in
             let rel = HTMLLinks.page(of: e)
             let here = links.from(page: rel)
             try page(rel, in: folder) { out in
@@ -32,7 +32,6 @@ public struct HTMLExport: ExportFormat {
                 try out.write(HTMLLayout.foot)
             }
             try copyAttachments(of: e, context: context, to: folder)
-            context.progress(i + 1, entries.count)
         }
         for (tag, tagged) in byTag(entries) {
             let rel = "tags/" + HTMLText.pageName(tag) + ".html"
@@ -90,10 +89,7 @@ public struct HTMLExport: ExportFormat {
         let tags = byTag(entries)
         try out.write(try HTMLIndex(context: context, links: links).overview(entries, tags: tags.map(\.0)))
         let article = HTMLEntryArticle(context: context, links: links)
-        for (i, e) in entries.enumerated() {
-            try out.write(article.html(e))
-            context.progress(i + 1, entries.count)
-        }
+        try context.forEachWithBody(entries) { e in try out.write(article.html(e)) }
         for (tag, tagged) in tags { try out.write(HTMLIndex.tagSection(tag, tagged, links: links)) }
         for (code, segments) in try HTMLIndex.byCode(entries, context: context) {
             try out.write(HTMLIndex.codeSection(code, segments, context: context, links: links))

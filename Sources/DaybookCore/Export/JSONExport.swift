@@ -12,12 +12,13 @@ public struct JSONExport: ExportFormat {
         try out.write("{\n  \"diary\": " + indented(context.diaryJSON) + ",\n")
         try out.write("  \"codebook\": " + indented(try context.codebookJSON()) + ",\n")
         try out.write("  \"entries\": [")
-        for (i, e) in entries.enumerated() {
-            try out.write((i == 0 ? "\n    " : ",\n    ") + e.json(includeBody: true).serialized(pretty: true)
+        var first = true
+        try context.forEachWithBody(entries) { e in
+            try out.write((first ? "\n    " : ",\n    ") + e.json(includeBody: true).serialized(pretty: true)
                 .replacingOccurrences(of: "\n", with: "\n    "))
-            context.progress(i + 1, entries.count)
+            first = false
         }
-        try out.write(entries.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        try out.write(first ? "]\n}\n" : "\n  ]\n}\n")
     }
 
     /// A pretty value nested one level deep.

@@ -9,9 +9,6 @@ public struct JSONLinesExport: ExportFormat {
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
-        for (i, e) in entries.enumerated() {
-            try out.write(e.json(includeBody: true).serialized() + "\n")
-            context.progress(i + 1, entries.count)
-        }
+        try context.forEachWithBody(entries) { e in try out.write(e.json(includeBody: true).serialized() + "\n") }
     }
 }

@@ -10,7 +10,7 @@ public struct MarkdownExport: ExportFormat {
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
         try out.write("# " + (context.diary.config.name ?? "Diary") + "\n")
-        for (i, e) in entries.enumerated() {
+        try context.forEachWithBody(entries) { e in
             let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
             try out.write("\n## \(e.date.day) \(time) · \(e.title.isEmpty ? e.id : e.title)\n\n")
             var meta: [String] = []
@@ -21,7 +21,6 @@ public struct MarkdownExport: ExportFormat {
             if !meta.isEmpty { try out.write("*" + meta.joined(separator: " · ") + "*\n\n") }
             let body = MarkdownExport.demotingHeadings(e.body, by: 2)
             try out.write(body.hasSuffix("\n") ? body : body + "\n")
-            context.progress(i + 1, entries.count)
         }
     }
 

@@ -33,7 +33,7 @@ public struct QDPXExport: ExportFormat {
         }
         var notes: [(guid: String, name: String, text: String)] = []
         if !entries.isEmpty { try qde.write("  <Sources>\n") }
-        for (i, e) in entries.enumerated() {
+        try context.forEachWithBody(entries) { e in
             let sourceGUID = REFIXML.guid("entry", e.id)
             try work.add("sources/\(sourceGUID).txt", data: Data(e.body.utf8))
             try qde.write("    <TextSource" + REFIXML.attributes([
@@ -62,7 +62,6 @@ public struct QDPXExport: ExportFormat {
                 ]) + ">\n        " + coding + "      </PlainTextSelection>\n"
             }
             try qde.write(selections + wholeEntry + "    </TextSource>\n")
-            context.progress(i + 1, entries.count)
         }
         if !entries.isEmpty { try qde.write("  </Sources>\n") }
         if !notes.isEmpty {

@@ -38,6 +38,8 @@ struct Export: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         guard let type = ExportFormats.named(format) else { return }
+        // MERGE NOTE: with main's entry cache, load `filters.entries(of: diary, bodies: false)` and
+        // set `context.bodiesLoaded = false`: formats then read one body at a time (SPEC §6 memory).
         let entries = try filters.entries(of: diary)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
         var options = ExportOptions()
