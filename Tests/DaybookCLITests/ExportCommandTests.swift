@@ -203,18 +203,4 @@ final class ExportCommandTests: CLITestCase {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return repo.deletingLastPathComponent().appendingPathComponent("shared/data/refi-qda/Project-mrt2019.xsd")
     }
-
-    func tool(_ path: String, _ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let msg = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        if p.terminationStatus != 0 { print(String(decoding: msg, as: UTF8.self)) }
-        return p.terminationStatus
-    }
 }

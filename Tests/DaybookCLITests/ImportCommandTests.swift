@@ -68,11 +68,7 @@ final class ImportCommandTests: CLITestCase {
         try Data([0xFF, 0xD8]).write(to: folder.appendingPathComponent("photos/abc123.jpeg"))
         try Data([0x89, 0x50]).write(to: folder.appendingPathComponent("photos/def456.png"))
         let zip = sources.appendingPathComponent("export.zip")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = ["-m", "zipfile", "-c", zip.path, "Journal.json", "photos"]
-        p.currentDirectoryURL = folder
-        try p.run(); p.waitUntilExit()
+        XCTAssertEqual(try tool("/usr/bin/python3", ["-m", "zipfile", "-c", zip.path, "Journal.json", "photos"], cwd: folder), 0)
 
         try ok("import", "dayone", zip.path)
         let texts = try entryTexts()

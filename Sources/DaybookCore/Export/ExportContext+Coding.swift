@@ -47,8 +47,15 @@ extension ExportContext {
     }
 
     /// The entry's strokes as inline SVG.
-    /// HOOK: the ink renderer (issue-ink, `Sources/DaybookCore/Ink/`) is not on main yet; when it
-    /// is, return its SVG of `<id>.strokes.json` here. Until then entries with ink say so in a note.
+    /// HOOK (ink): the renderer of issue-ink (`InkRenderer`, `StrokeFile` in Sources/DaybookCore/Ink/)
+    /// is not on main yet. Once it is, this body becomes:
+    ///     guard e.hasInk else { return nil }
+    ///     do {
+    ///         guard let loaded = try StrokeFile.load(entry: e.path, in: diary) else { return nil }
+    ///         return InkRenderer.svg(loaded.file)   // drop an `<?xml …?>` line if it writes one
+    ///     } catch let error as DaybookError { warn(error.message, path: diary.displayPath(e.path)); return nil }
+    ///       catch { return nil }
+    /// Until then an entry with ink says where its stroke file is.
     public func strokesSVG(of e: Entry) -> String? {
         guard e.hasInk else { return nil }
         return "<p class=\"meta\">This entry has pen strokes (\(HTMLText.escape(String(e.path.dropLast(3)) + ".strokes.json"))).</p>"

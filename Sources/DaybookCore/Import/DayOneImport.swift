@@ -34,14 +34,7 @@ public struct DayOneImport: ImportFormat {
     }
 
     func read(journal: URL, photos: URL?, diary: Diary, into batch: ImportBatch) throws {
-        let file = journal.path
-        guard let data = FileManager.default.contents(atPath: file) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: file)) }
-        guard case let .object(root) = try JSONRecord.parse(data, file: file),
-              let list = root.first(where: { $0.0 == "entries" })?.1, case let .array(records) = list else {
-            throw DaybookError.input("not a Day One export: expected an object with a list `entries`; nothing was imported", at: SourceLocation(path: file))
-        }
-        for (i, value) in records.enumerated() {
-            let r = try JSONRecord(value, file: file, name: "entries[\(i)]")
+        for r in try JSONRecord.entries(in: journal, of: "Day One") {
             let created = try r.requiredString("creationDate")
             guard let utc = LocalDateTime.parse(created, timeZone: TimeZone(identifier: "UTC") ?? diary.config.timeZone) else {
                 throw r.fail("creationDate", "`\(created)` is not an ISO 8601 date-time such as 2021-03-04T05:06:07Z")
@@ -53,14 +46,11 @@ public struct DayOneImport: ImportFormat {
             }
             var draft = EntryDraft(date: LocalDateTime(instant: utc.instant, timeZone: zone), title: nil)
             draft.body = DayOneImport.unescape(try r.string("text") ?? "")
-            for raw in try r.strings("tags") {
-                if let t = JSONRecord.tag(raw) { draft.tags.append(t) }
-                else { batch.warnings.append(Diagnostic(.warning, "entries[\(i)]: `\(raw)` is not a tag daybook can keep; left out", at: SourceLocation(path: file))) }
-            }
+            draft.tags = try r.tags("tags", warnings: &batch.warnings)
             if try r.bool("starred") == true { draft.fields.append(("starred", .bool(true))) }
             if let loc = try r.object("location") { draft.fields.append(("location", DayOneImport.location(loc))) }
             if let w = try r.object("weather") { draft.fields.append(("weather", DayOneImport.weather(w))) }
-            var item = ImportedEntry(draft: draft, record: "\((file as NSString).lastPathComponent) entries[\(i)]")
+            var item = ImportedEntry(draft: draft, record: "\(journal.lastPathComponent) \(r.name)")
             try attachPhotos(r, photos: photos, to: &item, batch: batch)
             batch.entries.append(item)
         }

@@ -71,6 +71,26 @@ struct JSONRecord {
         }
     }
 
+    /// The records of the list `entries` of a JSON export file (jrnl's and Day One's shape).
+    static func entries(in url: URL, of program: String) throws -> [JSONRecord] {
+        let file = url.path
+        guard let data = FileManager.default.contents(atPath: file) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: file)) }
+        guard case let .object(root) = try parse(data, file: file),
+              let list = root.first(where: { $0.0 == "entries" })?.1, case let .array(records) = list else {
+            throw DaybookError.input("not a \(program) export: expected an object with a list `entries`; nothing was imported", at: SourceLocation(path: file))
+        }
+        return try records.enumerated().map { try JSONRecord($1, file: file, name: "entries[\($0)]") }
+    }
+
+    /// The record's tags as daybook keeps them; one it cannot keep is left out with a warning.
+    func tags(_ key: String, warnings: inout [Diagnostic]) throws -> [String] {
+        try strings(key).compactMap { raw in
+            if let t = JSONRecord.tag(raw) { return t }
+            warnings.append(Diagnostic(.warning, "\(name): `\(raw)` is not a tag daybook can keep; left out", at: SourceLocation(path: file)))
+            return nil
+        }
+    }
+
     /// An imported tag as daybook writes it (`@work` and `#work` become `work`, spaces `-`), or nil.
     static func tag(_ raw: String) -> String? {
         var t = raw.trimmingCharacters(in: .whitespaces)

@@ -10,15 +10,8 @@ public struct JrnlImport: ImportFormat {
     public init() {}
 
     public func read(_ url: URL, diary: Diary) throws -> ImportBatch {
-        let file = url.path
-        guard let data = FileManager.default.contents(atPath: file) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: file)) }
-        guard case let .object(root) = try JSONRecord.parse(data, file: file),
-              let list = root.first(where: { $0.0 == "entries" })?.1, case let .array(records) = list else {
-            throw DaybookError.input("not a jrnl export: expected an object with a list `entries`; nothing was imported", at: SourceLocation(path: file))
-        }
         let batch = ImportBatch()
-        for (i, value) in records.enumerated() {
-            let r = try JSONRecord(value, file: file, name: "entries[\(i)]")
+        for r in try JSONRecord.entries(in: url, of: "jrnl") {
             let day = try r.requiredString("date")
             let time = try r.string("time") ?? "00:00"
             guard let date = LocalDateTime.parse(day + " " + time, timeZone: diary.config.timeZone) else {
@@ -27,12 +20,9 @@ public struct JrnlImport: ImportFormat {
             let title = try r.string("title") ?? ""
             var draft = EntryDraft(date: date, title: title.isEmpty ? nil : title)
             draft.body = try r.string("body") ?? ""
-            for raw in try r.strings("tags") {
-                if let t = JSONRecord.tag(raw) { draft.tags.append(t) }
-                else { batch.warnings.append(Diagnostic(.warning, "entries[\(i)]: `\(raw)` is not a tag daybook can keep; left out", at: SourceLocation(path: file))) }
-            }
+            draft.tags = try r.tags("tags", warnings: &batch.warnings)
             if try r.bool("starred") == true { draft.fields.append(("starred", .bool(true))) }
-            batch.entries.append(ImportedEntry(draft: draft, record: "entries[\(i)]"))
+            batch.entries.append(ImportedEntry(draft: draft, record: r.name))
         }
         return batch
     }
