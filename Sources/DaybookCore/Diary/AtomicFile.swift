@@ -98,12 +98,6 @@ public enum AtomicFile {
         }
     }
 
-    /// Renames a finished temporary file over `url` (for exports written piece by piece: they can
-    /// be made again, so unlike diary files they are not synced to disk one by one).
-    public static func replace(_ url: URL, with temporary: URL) throws {
-        guard rename(temporary.path, url.path) == 0 else { throw ioError("cannot rename over", url.path) }
-    }
-
     static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }

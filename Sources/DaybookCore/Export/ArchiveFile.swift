@@ -47,7 +47,7 @@ final class ArchiveFile {
     }
 
     func finish() throws {
-        try AtomicFile.replace(url, with: temporary)
+        try FileSink.move(temporary, over: url)
         finished = true
     }
 

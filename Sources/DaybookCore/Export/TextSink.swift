@@ -48,10 +48,18 @@ public final class FileSink: TextSink {
     public func finish() throws {
         try flush()
         try? handle.close()
-        if atomic { try AtomicFile.replace(url, with: temporary) }
+        if atomic { try FileSink.move(temporary, over: url) }
     }
 
     deinit { if atomic { try? FileManager.default.removeItem(at: temporary) } }
+
+    /// Renames a finished temporary file over `url`. Exports can be made again, so unlike diary
+    /// files they are not synced to disk one by one.
+    static func move(_ temporary: URL, over url: URL) throws {
+        guard rename(temporary.path, url.path) == 0 else {
+            throw DaybookError.io("cannot write the file: \(String(cString: strerror(errno)))", at: SourceLocation(path: url.path))
+        }
+    }
 }
 
 /// Collects text in memory: for tests and for small pieces (one HTML page).
