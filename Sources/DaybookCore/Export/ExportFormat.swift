@@ -84,6 +84,9 @@ public final class ExportContext {
         return try YAML.compose(text, path: display).map(YAML.value) ?? .object([])
     }
 
+    /// The diary's name from daybook.yml, for titles.
+    public var diaryName: String { diary.config.name ?? "Diary" }
+
     /// `{"name", "timezone", "exported"}`: the diary itself, for exports that describe it.
     public var diaryJSON: JSONValue {
         .object([("name", diary.config.name.map(JSONValue.string) ?? .null),

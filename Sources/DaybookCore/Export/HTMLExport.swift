@@ -14,13 +14,11 @@ public struct HTMLExport: ExportFormat {
         }
     }
 
-    func diaryName(_ context: ExportContext) -> String { context.diary.config.name ?? "Diary" }
-
     // MARK: A site
 
     /// Writes the site page by page, so only one page is in memory at a time.
     func site(_ entries: [Entry], context: ExportContext, in folder: URL) throws {
-        let name = diaryName(context)
+        let name = context.diaryName
         let links = HTMLLinks(singleFile: false)
         try page("style.css", in: folder) { try $0.write(HTMLLayout.css) }
         try context.forEachWithBody(entries) { e in
@@ -42,7 +40,7 @@ public struct HTMLExport: ExportFormat {
                 try out.write(HTMLLayout.foot)
             }
         }
-        for (code, segments) in try HTMLIndex.byCode(entries, context: context) {
+        for (code, segments) in HTMLIndex.byCode(entries) {
             let rel = "codes/" + HTMLText.pageName(code) + ".html"
             let here = links.from(page: rel)
             try page(rel, in: folder) { out in
@@ -53,7 +51,7 @@ public struct HTMLExport: ExportFormat {
         }
         try page("index.html", in: folder) { out in
             try out.write(HTMLLayout.head(title: name, style: HTMLLayout.styleLink(root: ""), links: links, diaryName: name))
-            try out.write(try HTMLIndex(context: context, links: links).overview(entries, tags: byTag(entries).map(\.0)))
+            try out.write(HTMLIndex(context: context, links: links).overview(entries, tags: byTag(entries).map(\.0)))
             try out.write(HTMLLayout.foot)
         }
     }
@@ -83,15 +81,15 @@ public struct HTMLExport: ExportFormat {
     // MARK: One page
 
     func singlePage(_ entries: [Entry], context: ExportContext, to out: TextSink) throws {
-        let name = diaryName(context)
+        let name = context.diaryName
         let links = HTMLLinks(singleFile: true)
         try out.write(HTMLLayout.head(title: name, style: HTMLLayout.inlineStyle, links: links, diaryName: name))
         let tags = byTag(entries)
-        try out.write(try HTMLIndex(context: context, links: links).overview(entries, tags: tags.map(\.0)))
+        try out.write(HTMLIndex(context: context, links: links).overview(entries, tags: tags.map(\.0)))
         let article = HTMLEntryArticle(context: context, links: links)
         try context.forEachWithBody(entries) { e in try out.write(article.html(e)) }
         for (tag, tagged) in tags { try out.write(HTMLIndex.tagSection(tag, tagged, links: links)) }
-        for (code, segments) in try HTMLIndex.byCode(entries, context: context) {
+        for (code, segments) in HTMLIndex.byCode(entries) {
             try out.write(HTMLIndex.codeSection(code, segments, context: context, links: links))
         }
         try out.write(HTMLLayout.foot)

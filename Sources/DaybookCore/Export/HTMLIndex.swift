@@ -5,9 +5,8 @@ struct HTMLIndex {
     var context: ExportContext
     var links: HTMLLinks
 
-    func overview(_ entries: [Entry], tags: [String]) throws -> String {
-        let name = context.diary.config.name ?? "Diary"
-        var s = "<h1>\(HTMLText.escape(name))</h1>\n"
+    func overview(_ entries: [Entry], tags: [String]) -> String {
+        var s = "<h1>\(HTMLText.escape(context.diaryName))</h1>\n"
         s += "<p class=\"meta\">\(entries.count) entr\(entries.count == 1 ? "y" : "ies")"
         if let first = entries.first, let last = entries.last { s += ", \(first.date.day) to \(last.date.day)" }
         s += "</p>\n"
@@ -26,7 +25,7 @@ struct HTMLIndex {
         if !tags.isEmpty {
             s += "<h2>Tags</h2>\n<p>" + tags.map { "<a class=\"tag\" href=\"\(links.tag($0))\">#\(HTMLText.escape($0))</a>" }.joined(separator: " ") + "</p>\n"
         }
-        let codes = try HTMLIndex.byCode(entries, context: context)
+        let codes = HTMLIndex.byCode(entries)
         if !codes.isEmpty {
             s += "<h2>Codes</h2>\n<ul>"
             for (code, segments) in codes {
@@ -47,7 +46,7 @@ struct HTMLIndex {
     }
 
     /// Every code used by the entries with its codings, by name.
-    static func byCode(_ entries: [Entry], context: ExportContext) throws -> [(String, [(Entry, Coding)])] {
+    static func byCode(_ entries: [Entry]) -> [(String, [(Entry, Coding)])] {
         var map: [String: [(Entry, Coding)]] = [:]
         for e in entries { for c in e.codings { map[c.code, default: []].append((e, c)) } }
         return map.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -9,7 +9,7 @@ public struct MarkdownExport: ExportFormat {
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
-        try out.write("# " + (context.diary.config.name ?? "Diary") + "\n")
+        try out.write("# " + context.diaryName + "\n")
         try context.forEachWithBody(entries) { e in
             let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
             try out.write("\n## \(e.date.day) \(time) · \(e.title.isEmpty ? e.id : e.title)\n\n")

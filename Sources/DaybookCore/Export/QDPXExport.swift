@@ -23,8 +23,7 @@ public struct QDPXExport: ExportFormat {
         let coderOf = { (c: Coding) in c.coder ?? context.diary.config.coder }
         let coders = Array(Set(entries.flatMap { $0.codings.compactMap(coderOf) })).sorted()
 
-        let name = context.diary.config.name ?? "daybook diary"
-        try qde.write(REFIXML.header + "<Project xmlns=\"urn:QDA-XML:project:1.0\"\(REFIXML.attributes([("name", name), ("origin", "daybook")]))>\n")
+        try qde.write(REFIXML.header + "<Project xmlns=\"urn:QDA-XML:project:1.0\"\(REFIXML.attributes([("name", context.diaryName), ("origin", "daybook")]))>\n")
         if !coders.isEmpty {
             try qde.write("  <Users>\n" + coders.map { "    <User\(REFIXML.attributes([("guid", REFIXML.guid("coder", $0)), ("name", $0)]))/>\n" }.joined() + "  </Users>\n")
         }

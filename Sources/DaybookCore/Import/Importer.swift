@@ -31,7 +31,8 @@ public enum Importer {
     /// Writes the planned entries and their attachments and commits once (`import: 120 entries from jrnl`).
     /// Returns the new entries' paths.
     @discardableResult
-    public static func run(_ plan: ImportPlan, diary: Diary, format: String) throws -> [String] {
+    public static func run(_ plan: ImportPlan, diary: Diary, format: String,
+                           progress: (Int, Int) -> Void = { _, _ in }) throws -> [String] {
         guard !plan.entries.isEmpty else { return [] }
         let change = try Change(diary)
         var paths: [String] = []
@@ -42,6 +43,7 @@ public enum Importer {
             let folder = Attachments.folder(ofEntry: rel)
             for a in item.attachments { try change.copy(a.file, to: folder + "/" + a.name) }
             paths.append(rel)
+            progress(paths.count, plan.entries.count)
         }
         let n = plan.entries.count
         try change.commit("import: \(n) entr\(n == 1 ? "y" : "ies") from \(format)")

@@ -47,7 +47,9 @@ struct Import: ParsableCommand {
         guard !plan.entries.isEmpty else {
             return global.confirm("daybook: nothing new to import from \(type.name)\(skipped)")
         }
-        let paths = try Importer.run(plan, diary: diary, format: type.name)
+        let bar = ProgressBar("import \(type.name)")
+        let paths = try Importer.run(plan, diary: diary, format: type.name, progress: bar.update)
+        bar.finish()
         for p in paths { Terminal.out(diary.displayPath(p)) }
         global.confirm("daybook: imported \(count(paths.count)) from \(type.name)\(skipped)")
     }
