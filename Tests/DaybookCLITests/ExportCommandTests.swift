@@ -173,6 +173,19 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertEqual(none.out, "")
     }
 
+    func testABrokenCodebookIsWarnedAboutInHTMLAndStopsQDPX() throws {
+        try codedDiary()
+        _ = try write("codebook.yml", "codes: [\n")
+        let site = diary.deletingLastPathComponent().appendingPathComponent("site")
+        let html = try run(["export", "html", "-o", site.path])
+        XCTAssertEqual(html.status, 0)
+        XCTAssertTrue(html.err.contains("codebook.yml:2:1: warning:"), html.err)
+        let qdpx = try run(["export", "qdpx", "-o", site.appendingPathComponent("p.qdpx").path])
+        XCTAssertEqual(qdpx.status, 2)
+        XCTAssertTrue(qdpx.err.contains("codebook.yml:2:1: error:"), qdpx.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: site.appendingPathComponent("p.qdpx").path), "no half-written archive")
+    }
+
     // MARK: Helpers
 
     func exportFile(_ format: String, _ name: String) throws -> URL {

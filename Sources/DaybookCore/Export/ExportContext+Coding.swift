@@ -13,7 +13,17 @@ extension ExportContext {
         return book
     }
 
-    private var book: Codebook { (try? codebook()) ?? Codebook() }
+    /// The codebook for colours and categories: a broken codebook.yml is warned about once and
+    /// the export goes on without it (qdpx, qdc and csv --codings stop instead).
+    private var book: Codebook {
+        do { return try codebook() } catch {
+            let e = error as? DaybookError
+            warnings.append(Diagnostic(.warning, (e?.message ?? "\(error)") + "; exported without the codebook's colours",
+                                       at: e?.location ?? SourceLocation(path: diary.displayPath("codebook.yml"))))
+            loadedCodebook = Codebook()
+            return Codebook()
+        }
+    }
 
     /// The code's colour, else the nearest category's, so a category colours its whole branch.
     public func codeColor(_ code: String) -> String {

@@ -47,7 +47,7 @@ public final class ExportContext {
     /// Called after each entry is written with (done, total); the CLI draws a progress bar.
     public var progress: (Int, Int) -> Void
     /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
-    public private(set) var warnings: [Diagnostic] = []
+    public internal(set) var warnings: [Diagnostic] = []
     var loadedCodebook: Codebook?
     /// False when the entries given to the format carry no bodies (read from a cache of metadata):
     /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.

@@ -13,9 +13,10 @@ public struct JrnlImport: ImportFormat {
         let batch = ImportBatch()
         for r in try JSONRecord.entries(in: url, of: "jrnl") {
             let day = try r.requiredString("date")
+            guard LocalDay.parse(Substring(day)) != nil else { throw r.fail("date", "`\(day)` is not a date YYYY-MM-DD") }
             let time = try r.string("time") ?? "00:00"
             guard let date = LocalDateTime.parse(day + " " + time, timeZone: diary.config.timeZone) else {
-                throw r.fail(LocalDay.parse(Substring(day)) == nil ? "date" : "time", "`\(day) \(time)` is not a date YYYY-MM-DD with a time HH:MM")
+                throw r.fail("time", "`\(time)` is not a time HH:MM")
             }
             let title = try r.string("title") ?? ""
             var draft = EntryDraft(date: date, title: title.isEmpty ? nil : title)
