@@ -1,6 +1,5 @@
 // `export qdpx`: a REFI-QDA project (project.qde + sources/<GUID>.txt) that QDA tools import.
 import Foundation
-import ZIPFoundation
 
 /// Entries become text sources holding the body as written (positions count its Unicode scalars
 /// from 0, end exclusive); codings become `PlainTextSelection` + `Coding` (whole-entry codings a
@@ -15,7 +14,7 @@ public struct QDPXExport: ExportFormat {
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .path(url) = destination else { return }
         let book = try context.codebook()
-        let work = try ArchiveFile(url)
+        let work = try ArchiveFile(url, time: context.diary.clock.nowLocal)
         // project.qde is written to a file beside the archive, then added: it can be large.
         let qdeURL = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".qde" + AtomicFile.temporarySuffix)
         defer { try? FileManager.default.removeItem(at: qdeURL) }

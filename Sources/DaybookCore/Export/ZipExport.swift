@@ -10,7 +10,7 @@ public struct ZipExport: ExportFormat {
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .path(url) = destination else { return }
         let diary = context.diary
-        let archive = try ArchiveFile(url)
+        let archive = try ArchiveFile(url, time: context.diary.clock.nowLocal)
         for name in ["daybook.yml", "codebook.yml"] where FileManager.default.fileExists(atPath: diary.url(name).path) {
             try archive.add(name, file: diary.url(name))
         }

@@ -34,6 +34,13 @@ public enum Importer {
     public static func run(_ plan: ImportPlan, diary: Diary, format: String,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [String] {
         guard !plan.entries.isEmpty else { return [] }
+        // Every file's text is made before the first is written, so a record daybook cannot
+        // write stops the import with nothing written.
+        for item in plan.entries {
+            do { _ = try item.draft.text() } catch let e as DaybookError {
+                throw DaybookError.input("\(item.record): \(e.message); nothing was imported")
+            }
+        }
         let change = try Change(diary)
         var paths: [String] = []
         for item in plan.entries {
