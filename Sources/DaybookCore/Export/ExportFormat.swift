@@ -63,13 +63,26 @@ public final class ExportContext {
     /// can no longer be read is skipped with a warning.
     public func forEachWithBody(_ entries: [Entry], _ body: (Entry) throws -> Void) throws {
         for (i, e) in entries.enumerated() {
-            if bodiesLoaded { try body(e) } else {
-                let outcome = diary.readEntry(e.path)
-                if let full = outcome.entry { try body(full) }
-                else { warnings += outcome.problems.map { Diagnostic($0) } }
+            defer { progress(i + 1, entries.count) }
+            guard !bodiesLoaded else { try body(e); continue }
+            // The metadata is current (the cache checked it), so only the body is read: the front
+            // matter is split off, no YAML parsed and no words counted a second time.
+            var full = e
+            do { full.body = try readBody(e.path) } catch let problem as DaybookError {
+                warnings.append(Diagnostic(problem))
+                continue
             }
-            progress(i + 1, entries.count)
+            try body(full)
         }
+    }
+
+    private func readBody(_ rel: String) throws -> String {
+        let display = diary.displayPath(rel)
+        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else {
+            throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
+        }
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
+        return try EntryText(text, path: display).body
     }
 
     public func warn(_ message: String, path: String? = nil) {
