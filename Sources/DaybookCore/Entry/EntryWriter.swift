@@ -4,15 +4,7 @@ import Foundation
 public enum EntryWriter {
     /// Writes a new entry (with a free id) and copies its attachments; returns its relative path.
     public static func create(_ draft: EntryDraft, in change: Change, attachments: [URL] = []) throws -> String {
-        let diary = change.diary
-        let base = Slug.id(date: draft.date, title: draft.title)
-        var id = base
-        var n = 1
-        while FileManager.default.fileExists(atPath: diary.url(Diary.entryPath(id: id, day: draft.date.day)).path)
-                || FileManager.default.fileExists(atPath: diary.url(Diary.entryPath(id: id, day: draft.date.day)).deletingPathExtension().path) {
-            n += 1
-            id = "\(base)-\(n)"
-        }
+        let id = freeID(for: draft, in: change.diary)
         let rel = Diary.entryPath(id: id, day: draft.date.day)
         var draft = draft
         if !attachments.isEmpty {
@@ -21,6 +13,21 @@ public enum EntryWriter {
         }
         try change.write(try draft.text(), to: rel)
         return rel
+    }
+}
+
+extension EntryWriter {
+    /// The id `create` gives the draft: its date and slug, with `-2`, `-3`, … while taken.
+    public static func freeID(for draft: EntryDraft, in diary: Diary) -> String {
+        let base = Slug.id(date: draft.date, title: draft.title)
+        var id = base
+        var n = 1
+        while FileManager.default.fileExists(atPath: diary.url(Diary.entryPath(id: id, day: draft.date.day)).path)
+                || FileManager.default.fileExists(atPath: diary.url(Diary.entryPath(id: id, day: draft.date.day)).deletingPathExtension().path) {
+            n += 1
+            id = "\(base)-\(n)"
+        }
+        return id
     }
 }
 

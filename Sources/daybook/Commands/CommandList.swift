@@ -5,7 +5,7 @@ let commandList: [ParsableCommand.Type] = [
     Init.self, New.self, Edit.self, Show.self, Ls.self, Rm.self, Attach.self,
     TagCommand.self, CodeCommand.self,
     GrepCommand.self, Stats.self, StreakCommand.self,
-    Ink.self,
+    Export.self, Import.self, Ink.self,
     Log.self, Undo.self, Restore.self, Sync.self, Check.self,
     TemplateCommand.self,
 ]

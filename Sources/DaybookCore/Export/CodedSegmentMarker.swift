@@ -1,0 +1,78 @@
+// Highlights coded segments in rendered HTML: markers go into the Markdown, cmark renders, marks replace them.
+import Foundation
+
+/// A coded segment of an entry's body, and how to show it.
+struct CodedSegment {
+    var range: Range<String.Index>
+    var code: String
+    var color: String
+}
+
+/// Puts private-use markers around each segment before cmark renders the body, then turns every
+/// run of text between markers into `<mark>` elements. Marking each text run on its own keeps the
+/// HTML well nested even when a quote crosses emphasis or links; the code's name follows the
+/// segment, so the colour is never the only sign of the code.
+enum CodedSegmentMarker {
+    // Plane 15 private use: never in a diary's text, passed through by cmark untouched.
+    static let startBase: UInt32 = 0xF0000
+    static let endBase: UInt32 = 0xF8000
+
+    static func render(_ body: String, segments: [CodedSegment], unsafe: Bool) -> String {
+        let segments = Array(segments.prefix(0x8000))
+        guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe) }
+        // Ends before starts at the same place, so adjacent segments do not nest.
+        var events: [(offset: Int, isStart: Bool, index: Int)] = []
+        for (i, s) in segments.enumerated() {
+            events.append((body.utf8.distance(from: body.startIndex, to: s.range.lowerBound), true, i))
+            events.append((body.utf8.distance(from: body.startIndex, to: s.range.upperBound), false, i))
+        }
+        events.sort { $0.offset != $1.offset ? $0.offset < $1.offset : (!$0.isStart && $1.isStart) }
+        var marked = ""
+        var utf8 = body.utf8.startIndex
+        for ev in events {
+            let target = body.utf8.index(body.startIndex, offsetBy: ev.offset)
+            marked += body[utf8..<target]
+            utf8 = target
+            let base = ev.isStart ? startBase : endBase
+            if let u = Unicode.Scalar(base + UInt32(ev.index)) { marked.unicodeScalars.append(u) }
+        }
+        marked += body[utf8...]
+        return replaceMarkers(Markdown.html(marked, unsafe: unsafe), segments: segments)
+    }
+
+    static func replaceMarkers(_ html: String, segments: [CodedSegment]) -> String {
+        var out = ""
+        var open: [Int] = []
+        var wrapped = false
+        var inTag = false
+        func close() {
+            if wrapped { out += String(repeating: "</mark>", count: open.count); wrapped = false }
+        }
+        for u in html.unicodeScalars {
+            if u.value >= startBase && u.value < startBase + 0x10000 {
+                guard !inTag else { continue } // a marker inside an attribute is dropped
+                let isStart = u.value < endBase
+                let i = Int(u.value - (isStart ? startBase : endBase))
+                guard i < segments.count else { continue }
+                close()
+                if isStart { open.append(i) } else {
+                    open.removeAll { $0 == i }
+                    out += "<sup class=\"code-label\">" + HTMLText.escape(segments[i].code) + "</sup>"
+                }
+                continue
+            }
+            if u == "<" { close(); inTag = true }
+            else if !inTag && !wrapped && !open.isEmpty && u != "\n" {
+                for i in open {
+                    let s = segments[i]
+                    out += "<mark class=\"coded\" style=\"--code: \(s.color)\" title=\"\(HTMLText.escape(s.code))\">"
+                }
+                wrapped = true
+            }
+            out.unicodeScalars.append(u)
+            if u == ">" { inTag = false }
+        }
+        close()
+        return out
+    }
+}

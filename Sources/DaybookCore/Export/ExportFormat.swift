@@ -1,0 +1,123 @@
+// The export formats' common protocol, what they are given, and the registry the CLI reads.
+import Foundation
+
+/// One export format. Adding a format is adding a type that conforms, and one line in `ExportFormats.all`.
+public protocol ExportFormat {
+    /// The name on the command line (`daybook export NAME`).
+    static var name: String { get }
+    /// One line for `daybook export --help`.
+    static var summary: String { get }
+    /// Where the export goes: a stream (stdout without `-o`), or a file or folder that `-o` must name.
+    static var destination: ExportDestinationKind { get }
+    init()
+    /// Writes `entries` (already filtered, oldest first).
+    func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws
+}
+
+public enum ExportDestinationKind: Sendable {
+    /// Text that goes to stdout, or to the file `-o` names.
+    case stream
+    /// One file (an archive) that `-o` must name.
+    case file
+    /// A folder that `-o` must name (or one file with `--single-file`, then a stream).
+    case folder
+}
+
+public enum ExportDestination {
+    case stream(TextSink)
+    case path(URL)
+}
+
+/// The choices of `daybook export` that formats read.
+public struct ExportOptions: Sendable {
+    /// csv: one row per coding instead of per entry.
+    public var codings = false
+    /// html: everything in one page.
+    public var singleFile = false
+    /// html: pass raw HTML of entries through.
+    public var unsafeHTML = false
+
+    public init() {}
+}
+
+/// What every format may need besides the entries.
+public final class ExportContext {
+    public let diary: Diary
+    public let options: ExportOptions
+    /// Called after each entry is written with (done, total); the CLI draws a progress bar.
+    public var progress: (Int, Int) -> Void
+    /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
+    public internal(set) var warnings: [Diagnostic] = []
+    var loadedCodebook: Codebook?
+    /// False when the entries given to the format carry no bodies (read from a cache of metadata):
+    /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
+    public var bodiesLoaded = true
+
+    public init(diary: Diary, options: ExportOptions = ExportOptions(), progress: @escaping (Int, Int) -> Void = { _, _ in }) {
+        self.diary = diary
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Calls `body` with each entry and its body, oldest first, and reports progress. An entry that
+    /// can no longer be read is skipped with a warning.
+    public func forEachWithBody(_ entries: [Entry], _ body: (Entry) throws -> Void) throws {
+        for (i, e) in entries.enumerated() {
+            defer { progress(i + 1, entries.count) }
+            guard !bodiesLoaded else { try body(e); continue }
+            // The metadata is current (the cache checked it), so only the body is read: the front
+            // matter is split off, no YAML parsed and no words counted a second time.
+            var full = e
+            do { full.body = try readBody(e.path) } catch let problem as DaybookError {
+                warnings.append(Diagnostic(problem))
+                continue
+            }
+            try body(full)
+        }
+    }
+
+    private func readBody(_ rel: String) throws -> String {
+        let display = diary.displayPath(rel)
+        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else {
+            throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
+        }
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
+        return try EntryText(text, path: display).body
+    }
+
+    public func warn(_ message: String, path: String? = nil) {
+        warnings.append(Diagnostic(.warning, message, at: path.map { SourceLocation(path: $0) }))
+    }
+
+    /// The diary's `codebook.yml` as a JSON value (`{}` when there is none).
+    public func codebookJSON() throws -> JSONValue {
+        guard let data = FileManager.default.contents(atPath: diary.codebookFile.path) else { return .object([]) }
+        let display = diary.displayPath("codebook.yml")
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
+        return try YAML.compose(text, path: display).map(YAML.value) ?? .object([])
+    }
+
+    /// The diary's name from daybook.yml, for titles.
+    public var diaryName: String { diary.config.name ?? "Diary" }
+
+    /// `{"name", "timezone", "exported"}`: the diary itself, for exports that describe it.
+    public var diaryJSON: JSONValue {
+        .object([("name", diary.config.name.map(JSONValue.string) ?? .null),
+                 ("timezone", .string(diary.config.timeZone.identifier)),
+                 ("exported", .string(diary.clock.nowLocal.description))])
+    }
+}
+
+/// The registry: `daybook export` accepts exactly these names, in this order.
+public enum ExportFormats {
+    public static let all: [ExportFormat.Type] = [
+        JSONExport.self, JSONLinesExport.self, CSVExport.self, MarkdownExport.self,
+        HTMLExport.self, ZipExport.self, QDPXExport.self, QDCExport.self,
+    ]
+
+    public static func named(_ name: String) -> ExportFormat.Type? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    public static var names: [String] { all.map { $0.name } }
+}

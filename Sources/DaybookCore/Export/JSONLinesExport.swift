@@ -1,0 +1,14 @@
+// `export jsonl`: one entry (with its body) per line, streamed; `import jsonl` reads it back.
+import Foundation
+
+public struct JSONLinesExport: ExportFormat {
+    public static let name = "jsonl"
+    public static let summary = "JSON Lines, one entry with its body per line (import jsonl reads it back)"
+    public static let destination = ExportDestinationKind.stream
+    public init() {}
+
+    public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
+        guard case let .stream(out) = destination else { return }
+        try context.forEachWithBody(entries) { e in try out.write(e.json(includeBody: true).serialized() + "\n") }
+    }
+}

@@ -1,0 +1,57 @@
+// The import formats' common protocol, what they hand back, and the registry the CLI reads.
+import Foundation
+
+/// One import format. Adding a format is adding a type that conforms, and one line in `ImportFormats.all`.
+public protocol ImportFormat {
+    static var name: String { get }
+    static var summary: String { get }
+    init()
+    /// Reads every record at `url`. Malformed input throws an error naming the record and the
+    /// field, before anything is written.
+    func read(_ url: URL, diary: Diary) throws -> ImportBatch
+}
+
+/// One entry to create.
+public struct ImportedEntry {
+    public var draft: EntryDraft
+    /// Files to copy into the entry's attachment folder, with the names to give them.
+    public var attachments: [(name: String, file: URL)] = []
+    /// The body once the entry's id is known (for links to its attachments); nil: the draft's body.
+    public var body: ((String) -> String)?
+    /// How messages name the record (`entries[3]`, a file name, `line 12`).
+    public var record: String
+
+    public init(draft: EntryDraft, record: String) {
+        self.draft = draft
+        self.record = record
+    }
+
+    /// The body written for an entry with this id.
+    public func finalBody(id: String) -> String { body?(id) ?? draft.body }
+}
+
+/// What a format read: the entries, warnings that did not stop it, and a folder to remove afterwards.
+public final class ImportBatch {
+    public var entries: [ImportedEntry] = []
+    public var warnings: [Diagnostic] = []
+    /// A temporary folder (an unpacked archive) removed when the batch goes away.
+    public var temporaryFolder: URL?
+
+    public init() {}
+
+    deinit { if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) } }
+}
+
+/// The registry: `daybook import` accepts exactly these names, in this order.
+public enum ImportFormats {
+    public static let all: [ImportFormat.Type] = [JrnlImport.self, DayOneImport.self, MarkdownImport.self, JSONLinesImport.self]
+
+    public static func named(_ name: String) -> ImportFormat.Type? { all.first { $0.name == name.lowercased() } }
+
+    public static var names: [String] { all.map { $0.name } }
+}
+
+/// Malformed input: which file, which record, which field, and what is wrong.
+func malformed(_ file: String, _ record: String, _ field: String?, _ problem: String, line: Int? = nil) -> DaybookError {
+    .input("\(record)\(field.map { ", field `\($0)`" } ?? ""): \(problem); nothing was imported", at: SourceLocation(path: file, line: line))
+}

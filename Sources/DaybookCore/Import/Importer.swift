@@ -1,0 +1,59 @@
+// Imports a batch in one commit: duplicates (same date and body as an entry) skipped and counted.
+import Foundation
+
+public struct ImportPlan {
+    public var entries: [ImportedEntry]
+    /// Records skipped because an entry with the same date and body exists (or came earlier in the batch).
+    public var duplicates: Int
+}
+
+public enum Importer {
+    /// Which records would be created; nothing is written.
+    public static func plan(_ batch: ImportBatch, diary: Diary) -> ImportPlan {
+        var diags: [Diagnostic] = []
+        var seen = Set(diary.loadEntries(diagnostics: &diags).map { key($0.date, $0.body) })
+        var out: [ImportedEntry] = []
+        var duplicates = 0
+        for item in batch.entries {
+            let id = Slug.id(date: item.draft.date, title: item.draft.title)
+            if seen.insert(key(item.draft.date, item.finalBody(id: id))).inserted { out.append(item) } else { duplicates += 1 }
+        }
+        return ImportPlan(entries: out, duplicates: duplicates)
+    }
+
+    /// Same moment and same text, whatever the line endings and trailing blank lines.
+    static func key(_ date: LocalDateTime, _ body: String) -> String {
+        var b = body.replacingOccurrences(of: "\r\n", with: "\n")
+        while let last = b.unicodeScalars.last, CharacterSet.whitespacesAndNewlines.contains(last) { b.unicodeScalars.removeLast() }
+        return "\(date.wallSeconds - date.offset)\n" + b
+    }
+
+    /// Writes the planned entries and their attachments and commits once (`import: 120 entries from jrnl`).
+    /// Returns the new entries' paths.
+    @discardableResult
+    public static func run(_ plan: ImportPlan, diary: Diary, format: String,
+                           progress: (Int, Int) -> Void = { _, _ in }) throws -> [String] {
+        guard !plan.entries.isEmpty else { return [] }
+        // Every file's text is made before the first is written, so a record daybook cannot
+        // write stops the import with nothing written.
+        for item in plan.entries {
+            do { _ = try item.draft.text() } catch let e as DaybookError {
+                throw DaybookError.input("\(item.record): \(e.message); nothing was imported")
+            }
+        }
+        let change = try Change(diary)
+        var paths: [String] = []
+        for item in plan.entries {
+            var draft = item.draft
+            draft.body = item.finalBody(id: EntryWriter.freeID(for: draft, in: diary))
+            let rel = try EntryWriter.create(draft, in: change)
+            let folder = Attachments.folder(ofEntry: rel)
+            for a in item.attachments { try change.copy(a.file, to: folder + "/" + a.name) }
+            paths.append(rel)
+            progress(paths.count, plan.entries.count)
+        }
+        let n = plan.entries.count
+        try change.commit("import: \(n) entr\(n == 1 ? "y" : "ies") from \(format)")
+        return paths
+    }
+}

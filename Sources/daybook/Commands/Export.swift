@@ -1,0 +1,77 @@
+// `daybook export FORMAT`: the filtered entries in one of the registry's formats.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export entries: " + ExportFormats.names.joined(separator: ", ") + ".",
+        discussion: "Formats:\n" + ExportFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")
+            + "\n\nStreams go to stdout without -o. Every format takes the FILTERS; exit status 1 when no entry matches.")
+
+    @Argument(help: ArgumentHelp("One of: " + ExportFormats.names.joined(separator: ", ") + ".", valueName: "format"),
+              completion: .list(ExportFormats.names))
+    var format: String
+    @OptionGroup var filters: FilterOptions
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write here (a file; a folder for html) instead of stdout.", valueName: "path"))
+    var output: String?
+    @Flag(help: "csv: one row per coding (entry, date, title, code, category, quote, memo, coder).")
+    var codings = false
+    @Flag(name: .customLong("single-file"), help: "html: everything in one page (to stdout without -o).")
+    var singleFile = false
+    @Flag(name: .customLong("unsafe-html"), help: "html: pass raw HTML of entries through instead of escaping it.")
+    var unsafeHTML = false
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        guard let type = ExportFormats.named(format) else {
+            throw ValidationError("unknown format `\(format)`; choose one of: " + ExportFormats.names.joined(separator: ", "))
+        }
+        if codings && type != CSVExport.self { throw ValidationError("--codings goes with csv") }
+        if (singleFile || unsafeHTML) && type != HTMLExport.self && type != ZipExport.self {
+            throw ValidationError("--single-file and --unsafe-html go with html")
+        }
+        let needsPath = type.destination == .file || (type.destination == .folder && !singleFile)
+        if needsPath && output == nil { throw ValidationError("\(type.name) writes \(type.destination == .file ? "a file" : "a folder"): name it with -o PATH") }
+    }
+
+    func run() throws {
+        let diary = try global.openDiary()
+        guard let type = ExportFormats.named(format) else { return }
+        // Metadata from the cache; formats read one body at a time, so memory stays bounded.
+        let entries = try filters.entries(of: diary, bodies: false)
+        guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
+        var options = ExportOptions()
+        options.codings = codings
+        options.singleFile = singleFile
+        options.unsafeHTML = unsafeHTML
+        let bar = ProgressBar("export \(type.name)")
+        let context = ExportContext(diary: diary, options: options, progress: bar.update)
+        context.bodiesLoaded = false
+        let target = output.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL }
+        let isStream = type.destination == .stream || (type.destination == .folder && singleFile)
+        let sink: TextSink? = isStream ? try target.map { try FileSink($0) } ?? StandardOutput() : nil
+        defer { bar.finish() }
+        if let sink {
+            try type.init().export(entries, context: context, to: .stream(sink))
+            try sink.finish()
+        } else if let target {
+            try type.init().export(entries, context: context, to: .path(target))
+        }
+        bar.finish()
+        // Hundreds of orphaned quotes would bury the confirmation: the first few, then a count.
+        Terminal.warnings(Array(context.warnings.prefix(10)))
+        if context.warnings.count > 10 {
+            Terminal.message("daybook: warning: \(context.warnings.count - 10) more like these (daybook check lists them all)")
+        }
+        if let target {
+            global.confirm("daybook: exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies") as \(type.name) to \(Diary.displayPath(target, relativeTo: global.workingDirectory))")
+        }
+    }
+}
+
+/// Export text on stdout, through Terminal's buffer (a closed pipe ends quietly).
+final class StandardOutput: TextSink {
+    func write(_ text: String) { Terminal.out(text, terminator: "") }
+    func finish() { Terminal.flush() }
+}
