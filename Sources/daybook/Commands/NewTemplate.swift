@@ -13,7 +13,7 @@ enum NewTemplate {
         let fields = draft.fields + (draft.mood.map { [("mood", JSONValue.int($0))] } ?? [])
         return try TemplateRenderer.render(template, date: draft.date, title: draft.title, fields: fields) {
             var unreadable: [Diagnostic] = []
-            return WeekSummary(entries: diary.loadEntries(diagnostics: &unreadable), endingOn: draft.date.day,
+            return WeekSummary(entries: diary.loadEntries(diagnostics: &unreadable, bodies: false), endingOn: draft.date.day,
                                moodScale: diary.config.moodMin...diary.config.moodMax,
                                templateMoodScale: diary.templateMoodScales.scale(of:))
         }

@@ -43,7 +43,7 @@ struct CodeCommand: ParsableCommand {
     static func recode(_ diary: Diary, in change: Change, _ map: (String) -> String?) throws -> [String] {
         var diags: [Diagnostic] = []
         var titles: [String] = []
-        for e in diary.loadEntries(diagnostics: &diags) where e.codings.contains(where: { map($0.code) != nil }) {
+        for e in diary.loadEntries(diagnostics: &diags, bodies: false) where e.codings.contains(where: { map($0.code) != nil }) {
             for c in e.codings where c.source != .frontMatter && map(c.code) != nil {
                 Terminal.warning(Diagnostic(.warning, "the highlighter coding `\(c.code)` lives in the stroke file and keeps its code",
                                             at: SourceLocation(path: diary.displayPath(String(e.path.dropLast(3)) + ".strokes.json"))))

@@ -16,7 +16,7 @@ struct CodeBook: ParsableCommand {
         let diary = try global.openDiary()
         let book = try Codebook.load(diary)
         var diags: [Diagnostic] = []
-        let uses = Dictionary(CodeStatistics.uses(diary.loadEntries(diagnostics: &diags)).map { ($0.code, $0) }) { a, _ in a }
+        let uses = Dictionary(CodeStatistics.uses(diary.loadEntries(diagnostics: &diags, bodies: false)).map { ($0.code, $0) }) { a, _ in a }
         Terminal.warnings(diags)
         let undefined = uses.values.filter { !book.contains($0.code) }.sorted { $0.code < $1.code }
         func counts(_ name: String) -> (Int, Int) { (uses[name]?.codings ?? 0, uses[name]?.entries ?? 0) }

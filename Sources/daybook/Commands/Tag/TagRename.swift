@@ -24,7 +24,7 @@ struct TagRename: ParsableCommand {
         guard old != new else { throw DaybookError.usage("the old and the new name are the same") }
         let diary = try global.openDiary()
         var diags: [Diagnostic] = []
-        let entries = diary.loadEntries(diagnostics: &diags).filter { $0.tags.contains { Tag.matches($0, query: old) } }
+        let entries = diary.loadEntries(diagnostics: &diags, bodies: false).filter { $0.tags.contains { Tag.matches($0, query: old) } }
         Terminal.warnings(diags)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entry has the tag #\(old)") }
         let change = dryRun ? nil : try Change(diary)
