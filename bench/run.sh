@@ -23,15 +23,17 @@ echo "|---|---|---|---|---|---|" >> "$report"
 
 median() { # hyperfine JSON -> median seconds
   python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"; }
-peak() { # peak resident memory in MB of one run
-  /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
-row() { # n name budget command...
-  local n=$1 name=$2 budget=$3; shift 3
-  hyperfine -N --warmup 1 --runs 5 --export-json "$out/h.json" "$*" >/dev/null 2>&1 || { echo "| $n | $name | failed | $budget | | |" >> "$report"; return; }
+peak() { # peak resident memory in MB of one run of a shell command
+  /usr/bin/time -v bash -c "$1" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
+row() { # n name budget runs 'shell command'
+  local n=$1 name=$2 budget=$3 runs=$4 cmd=$5
+  if ! hyperfine --shell=bash --warmup $(( runs > 1 ? 1 : 0 )) --runs "$runs" -i --export-json "$out/h.json" "$cmd" >/dev/null 2>&1; then
+    echo "| $n | $name | failed | $budget | | |" >> "$report"; return
+  fi
   local m; m=$(median "$out/h.json")
   local ratio=""; [ "$budget" != "-" ] && ratio=$(python3 -c "print('%.2f' % ($m / $budget))")
-  echo "| $n | $name | $m | $budget | $ratio | $(peak "$@") |" >> "$report"
-  echo "$n $name $m" >&2
+  echo "| $n | $name | $m | $budget | $ratio | $(peak "$cmd") |" >> "$report"
+  echo "$n $name $m s" >&2
 }
 
 for n in "${sizes[@]}"; do
@@ -41,28 +43,44 @@ for n in "${sizes[@]}"; do
     "$bin" init -q "$d"
   fi
   export DAYBOOK_DIR=$PWD/$d
-  # Cold: the first command after a clone, without the cache.
+  # Cold: the first command after a clone, without the cache, against ripgrep reading the same files.
   rm -rf "$d/.daybook"
   start=$(date +%s.%N); "$bin" ls --last 10 >/dev/null; end=$(date +%s.%N)
-  rg_time=$(hyperfine -N --runs 3 --export-json "$out/rg.json" "rg -c login $d/entries" >/dev/null 2>&1 && median "$out/rg.json")
-  echo "| $n | first command, cache cold (ls --last 10) | $(python3 -c "print('%.3f' % ($end - $start))") | $(python3 -c "print('%.3f' % (2 * $rg_time))") (rg x 2) | | |" >> "$report"
-  row "$n" "ls --last 10" 0.25 "$bin" ls --last 10
-  row "$n" "tag ls" 0.25 "$bin" tag ls
-  row "$n" "stats" 0.25 "$bin" stats
-  row "$n" "streak" 0.25 "$bin" streak
-  row "$n" "code ls" 0.25 "$bin" code ls
-  row "$n" "grep word" 0.25 "$bin" grep -c nurse
-  row "$n" "rg word (reference)" - rg -c nurse "$d/entries"
-  row "$n" "grep regex" "$rg_time" "$bin" grep -c "log+in\\s+fail"
-  row "$n" "rg regex (reference)" - rg -c "log+in\\s+fail" "$d/entries"
-  row "$n" "new -m (with its commit)" 0.15 "$bin" new -q -m "benchmark entry" Bench
-  row "$n" "export html" 60 "$bin" export html -o "$out/site-$n"
-  # Peers on the same content.
+  hyperfine --shell=bash --runs 3 -i --export-json "$out/rg.json" "rg -c login $d/entries >/dev/null" >/dev/null 2>&1
+  rg_time=$(median "$out/rg.json")
+  echo "| $n | first command, cache cold (ls --last 10) | $(python3 -c "print('%.3f' % ($end - $start))") | $(python3 -c "print('%.3f' % (2 * $rg_time))") (rg x 2) | $(python3 -c "print('%.2f' % (($end - $start) / (2 * $rg_time)))") | |" >> "$report"
+  row "$n" "ls --last 10" 0.25 5 "$bin ls --last 10"
+  row "$n" "tag ls" 0.25 5 "$bin tag ls"
+  row "$n" "stats" 0.25 5 "$bin stats"
+  row "$n" "streak" 0.25 5 "$bin streak"
+  row "$n" "code ls" 0.25 3 "$bin code ls"
+  row "$n" "grep word" 0.25 3 "$bin grep -c nurse"
+  row "$n" "rg word (reference)" - 3 "rg -c nurse $d/entries"
+  row "$n" "grep regex" "$rg_time" 3 "$bin grep -c 'log+in\\s+fail'"
+  row "$n" "rg regex (reference)" - 3 "rg -c 'log+in\\s+fail' $d/entries"
+  row "$n" "new -m (with its commit)" 0.15 5 "$bin new -q -m 'benchmark entry' Bench"
+  row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"
   if command -v jrnl >/dev/null; then
     cfg=$HOME/.config/jrnl; mkdir -p "$cfg"
-    printf 'journals:\n  default:\n    journal: %s\nencrypt: false\ntagsymbols: "@"\ndefault_hour: 9\ndefault_minute: 0\ntimeformat: "%%Y-%%m-%%d %%H:%%M"\nhighlight: false\nlinewrap: 79\neditor: ""\ncolors: {body: none, date: none, tags: none, title: none}\nindent_character: "|"\ndisplay_format: short\nversion: v4.0\n' "$PWD/$out/jrnl-$n.txt" > "$cfg/jrnl.yaml"
-    row "$n" "jrnl --tags (peer)" - jrnl --tags
+    cat > "$cfg/jrnl.yaml" <<JRNL
+colors: {body: none, date: none, tags: none, title: none}
+default_hour: 9
+default_minute: 0
+editor: ''
+encrypt: false
+highlight: false
+indent_character: '|'
+journals:
+  default:
+    journal: $PWD/$out/jrnl-$n.txt
+linewrap: 79
+tagsymbols: '#@'
+template: false
+timeformat: '%Y-%m-%d %H:%M'
+version: v4.2
+JRNL
+    row "$n" "jrnl --tags (peer)" - 1 "jrnl --tags"
   fi
-  row "$n" "git add + commit one file (reference)" - bash -c "cd $d && echo x >> bench-note.txt && git add bench-note.txt && git commit -qm bench"
+  row "$n" "git add + commit one file (reference)" - 5 "cd $d && echo x >> bench-note.txt && git add bench-note.txt && git commit -qm bench"
 done
 cat "$report"
