@@ -21,7 +21,9 @@ extension Diary {
 
     /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
     /// entries come with an empty body, and unchanged files are not even opened.
-    public func loadEntries(diagnostics: inout [Diagnostic], bodies: Bool = true) -> [Entry] {
+    /// `progress` hears (parsed, to parse) while many files are parsed afresh (a cold cache).
+    public func loadEntries(diagnostics: inout [Diagnostic], bodies: Bool = true,
+                            progress: ((Int, Int) -> Void)? = nil) -> [Entry] {
         let cache = EntryCache(diary: self)
         let files = walkEntryFiles()
         var entries: [Entry] = []
@@ -29,12 +31,19 @@ extension Diary {
         // Files the cache does not hold are parsed on every core; results keep the walk's order.
         let misses = files.indices.filter { cache.record(files[$0].rel, stamp: files[$0].stamp, ink: files[$0].ink) == nil }
         var parsed = [EntryParser.Outcome?](repeating: nil, count: misses.count)
+        let report = misses.count >= 1000 ? progress : nil
+        let chunk = 512
         parsed.withUnsafeMutableBufferPointer { slots in
             let slots = slots
-            DispatchQueue.concurrentPerform(iterations: misses.count) { k in
-                var outcome = readEntry(files[misses[k]].rel)
-                if !bodies { outcome.entry?.body = "" }
-                slots[k] = outcome
+            for first in stride(from: 0, to: misses.count, by: chunk) {
+                let count = min(chunk, misses.count - first)
+                DispatchQueue.concurrentPerform(iterations: count) { j in
+                    let k = first + j
+                    var outcome = readEntry(files[misses[k]].rel)
+                    if !bodies { outcome.entry?.body = "" }
+                    slots[k] = outcome
+                }
+                report?(first + count, misses.count)
             }
         }
         var nextMiss = 0

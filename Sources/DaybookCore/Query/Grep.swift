@@ -38,11 +38,22 @@ public struct GrepLine: Equatable, Sendable {
 public final class Grep {
     public let pattern: Pattern
     public let options: GrepOptions
+    /// The pattern as given, to compile it again for another thread.
+    let source: String
+    /// Whether a match can never span a line or depend on where a line starts (a fixed string, or
+    /// a pattern without regular-expression syntax): then a file without a match anywhere in its
+    /// bytes has no matching line, and need not be split into lines.
+    let isPlainText: Bool
 
     public init(_ pattern: String, options: GrepOptions) throws {
         self.pattern = try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed)
         self.options = options
+        source = pattern
+        isPlainText = options.fixed || !pattern.contains { "\\^$.|?*+()[]{}".contains($0) }
     }
+
+    /// The same search, compiled again: a Pattern serves one thread at a time.
+    func copy() throws -> Grep { try Grep(source, options: options) }
 
     /// Searches one entry file: its title and body, or every line with `frontMatter`. Returns the
     /// matching lines and their context lines, in file order. This is the per-file step: callers

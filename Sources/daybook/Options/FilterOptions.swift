@@ -45,7 +45,9 @@ struct FilterOptions: ParsableArguments {
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true) throws -> [Entry] {
         let compiled = try compiled(for: diary)
         var diags: [Diagnostic] = []
-        let all = diary.loadEntries(diagnostics: &diags, bodies: bodies)
+        let bar = ProgressBar("reading entries")
+        let all = diary.loadEntries(diagnostics: &diags, bodies: bodies, progress: bar.update)
+        bar.finish()
         if warn { Terminal.warnings(diags) }
         return compiled.apply(all)
     }

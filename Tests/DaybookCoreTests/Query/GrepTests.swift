@@ -54,4 +54,16 @@ final class GrepTests: XCTestCase {
         XCTAssertEqual(object["matches"] as? [[Int]], [[4, 9]])
         XCTAssertEqual(object["type"] as? String, "match")
     }
+
+    /// Only patterns whose matches cannot depend on line boundaries skip files by a whole-file test.
+    func testPlainTextPatternsAreTheOnesThatMaySkipWholeFiles() throws {
+        var o = GrepOptions()
+        XCTAssertTrue(try Grep("login", options: o).isPlainText)
+        XCTAssertTrue(try Grep("two words", options: o).isPlainText)
+        XCTAssertFalse(try Grep("^login", options: o).isPlainText)
+        XCTAssertFalse(try Grep("log+in", options: o).isPlainText)
+        XCTAssertFalse(try Grep("a\\sb", options: o).isPlainText)
+        o.fixed = true
+        XCTAssertTrue(try Grep("^(x)$", options: o).isPlainText)
+    }
 }
