@@ -93,7 +93,7 @@ extension Diary {
     }
 
     /// The body of an entry file, without parsing its front matter.
-    func readBody(_ rel: String) -> String? {
+    public func readBody(_ rel: String) -> String? {
         guard let data = FileManager.default.contents(atPath: url(rel).path),
               let text = String(validatingUTF8Data: data),
               let doc = try? EntryText(text, path: rel) else { return nil }

@@ -27,16 +27,19 @@ struct CodeLs: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let wanted = try code.map { try CodeCommand.matcher(CodeCommand.name($0), book: Codebook.load(diary)) }
-        var groups: [(Entry, [Coding])] = []
-        for e in try filters.entries(of: diary) {
+        // Metadata from the cache; a body is read only to place the codings of an entry listed,
+        // and not kept, so memory stays bounded on a large diary.
+        var groups: [(Entry, [(coding: Coding, anchor: QuoteAnchor?)])] = []
+        for e in try filters.entries(of: diary, bodies: false) {
             let hits = e.codings.filter { c in wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
-            if !hits.isEmpty { groups.append((e, hits)) }
+            guard !hits.isEmpty else { continue }
+            let body = diary.readBody(e.path) ?? ""
+            groups.append((e, hits.map { ($0, QuoteAnchor.locate($0, in: body)) }))
         }
         let headers = ["entry", "date", "title", "code", "quote", "memo", "coder"]
         func cells(_ e: Entry, _ c: Coding) -> [String?] { [e.id, e.date.description, e.title, c.code, c.quote, c.memo, c.coder] }
         if json {
-            let rows: [JSONValue] = groups.flatMap { e, codings in codings.map { c in
-                let anchor = QuoteAnchor.locate(c, in: e.body)
+            let rows: [JSONValue] = groups.flatMap { e, codings in codings.map { c, anchor in
                 var o = zip(headers, cells(e, c)).map { ($0, $1.map(JSONValue.string) ?? .null) }
                 o += [("path", .string(e.path)), ("occurrence", .int(c.occurrence ?? 1)), ("orphaned", .bool(anchor == nil)),
                       ("start", anchor.map { .int($0.start) } ?? .null), ("end", anchor.map { .int($0.end) } ?? .null)]
@@ -46,16 +49,16 @@ struct CodeLs: ParsableCommand {
             Terminal.out(JSONValue.array(rows).serialized(pretty: true))
         } else if csv {
             Terminal.out(CodeLs.csvRow(headers), terminator: "\r\n")
-            for (e, codings) in groups { for c in codings { Terminal.out(CodeLs.csvRow(cells(e, c).map { $0 ?? "" }), terminator: "\r\n") } }
+            for (e, codings) in groups { for (c, _) in codings { Terminal.out(CodeLs.csvRow(cells(e, c).map { $0 ?? "" }), terminator: "\r\n") } }
         } else {
             for (n, (e, codings)) in groups.enumerated() {
                 if n > 0 { Terminal.out("") }
                 Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(e.title))  \(Terminal.dim(diary.displayPath(e.path)))")
-                for c in codings {
+                for (c, anchor) in codings {
                     var line = "  " + Terminal.accent(c.code) + "  "
                     if let q = c.quote {
                         line += "\"\(CodeAdd.short(q))\""
-                        if QuoteAnchor.locate(c, in: e.body) == nil { line += " (orphaned: not in the body)" }
+                        if anchor == nil { line += " (orphaned: not in the body)" }
                     } else {
                         line += "(whole entry)"
                     }
