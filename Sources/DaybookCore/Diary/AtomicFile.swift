@@ -11,28 +11,12 @@ public enum AtomicFile {
     /// Writes `data` to a temporary file in the same folder, flushes it, and renames it over `url`.
     /// New files get mode 0600 (less when the umask says so); an existing file keeps its mode.
     public static func write(_ data: Data, to url: URL) throws {
-        let dir = url.deletingLastPathComponent().path
-        let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
         var mode: mode_t = 0o600
         var st = stat()
         if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ioError("cannot create", tmp) }
-        var ok = data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
-        if ok && fsync(fd) != 0 { ok = false }
-        if mode != 0o600 { fchmod(fd, mode) }
-        close(fd)
-        guard ok else {
-            let e = ioError("cannot write", tmp)
-            unlink(tmp)
-            throw e
+        try replace(url, mode: mode) { fd in
+            data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
         }
-        guard rename(tmp, url.path) == 0 else {
-            let e = ioError("cannot rename over", url.path)
-            unlink(tmp)
-            throw e
-        }
-        syncDirectory(dir)
     }
 
     public static func write(_ text: String, to url: URL) throws {
@@ -45,29 +29,36 @@ public enum AtomicFile {
         let input = open(src.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw ioError("cannot read", src.path) }
         defer { close(input) }
-        let dir = dst.deletingLastPathComponent().path
-        let tmp = dir + "/." + dst.lastPathComponent + ".\(getpid())" + temporarySuffix
-        let out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard out >= 0 else { throw ioError("cannot create", tmp) }
         let size = 1 << 20
         let buf = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buf.deallocate() }
-        var failed = false
-        while true {
-            let n = read(input, buf, size)
-            if n < 0 { if errno == EINTR { continue }; failed = true; break }
-            if n == 0 { break }
-            if !writeAll(out, buf, n) { failed = true; break }
+        try replace(dst, mode: 0o600) { out in
+            while true {
+                let n = read(input, buf, size)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                if n == 0 { return true }
+                if !writeAll(out, buf, n) { return false }
+            }
         }
-        if !failed && fsync(out) != 0 { failed = true }
-        close(out)
-        if failed {
-            let e = ioError("cannot copy to", tmp)
+    }
+
+    /// The one way a file is replaced: `fill` writes a temporary file beside `url`, which is
+    /// flushed and renamed over it; on any failure the temporary file goes and `url` is untouched.
+    static func replace(_ url: URL, mode: mode_t, fill: (Int32) -> Bool) throws {
+        let dir = url.deletingLastPathComponent().path
+        let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw ioError("cannot create", tmp) }
+        let ok = fill(fd) && fsync(fd) == 0
+        if ok && mode != 0o600 { fchmod(fd, mode) }
+        close(fd)
+        guard ok else {
+            let e = ioError("cannot write", tmp)
             unlink(tmp)
             throw e
         }
-        guard rename(tmp, dst.path) == 0 else {
-            let e = ioError("cannot rename over", dst.path)
+        guard rename(tmp, url.path) == 0 else {
+            let e = ioError("cannot rename over", url.path)
             unlink(tmp)
             throw e
         }

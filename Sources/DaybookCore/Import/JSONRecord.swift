@@ -65,7 +65,7 @@ struct JSONRecord {
     /// Parses a whole file (or one line of it, `line`) of JSON, keeping key order; a syntax error names the place.
     static func parse(_ data: Data, file: String, line: Int? = nil) throws -> JSONValue {
         guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: file) }
-        do { return try OrderedJSON.parse(text) } catch let e as OrderedJSON.SyntaxError {
+        do { return try JSONScanner.document(Array(text.utf8)) } catch let e as JSONScanner.SyntaxError {
             throw DaybookError.input("not valid JSON: \(e.message); nothing was imported",
                                      at: SourceLocation(path: file, line: (line ?? 1) + e.line - 1, column: e.column))
         }

@@ -1,4 +1,5 @@
-// A JSON reader that knows the line and column of every value, for stroke-file messages.
+// A JSON reader that knows the line and column of every value and keeps object keys in order:
+// stroke files (pulled value by value) and imports (whole documents, lossless) read through it.
 import Foundation
 
 /// Foundation's JSONSerialization cannot say where a value sits, and a tree of a million positioned
@@ -11,7 +12,7 @@ struct JSONScanner {
         var column: Int
     }
 
-    private var bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     private(set) var index = 0
     private var line = 1
     private var lineStart = 0
@@ -207,9 +208,24 @@ struct JSONScanner {
         case UInt8(ascii: "f"): try word("false"); return .bool(false)
         case UInt8(ascii: "n"): try word("null"); return .null
         default:
+            let start = index
             let d = try number()
-            return d == d.rounded() && abs(d) < 1e15 ? .int(Int(d)) : .double(d)
+            // An integer as written stays an exact Int (a double would round past 2^53).
+            let literal = bytes[start..<index]
+            if !literal.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+               let i = Int(String(decoding: literal, as: UTF8.self)) {
+                return .int(i)
+            }
+            return .double(d)
         }
+    }
+
+    /// A whole JSON document (nothing but blanks after it).
+    static func document(_ bytes: [UInt8]) throws -> JSONValue {
+        var scanner = JSONScanner(bytes)
+        let v = try scanner.value()
+        guard scanner.peek() == 0, scanner.index >= scanner.bytes.count - 1 else { throw scanner.error("unexpected text after the value") }
+        return v
     }
 
     /// Skips a value without building or checking it: a byte scan that only follows strings and
