@@ -57,14 +57,15 @@ extension FilterOptions {
     /// The filter checked against the diary's clock, week start and codebook, for commands that
     /// read entries themselves.
     func compiled(for diary: Diary) throws -> CompiledFilter {
+        // The codebook is read only when --code asks for it.
         try filter.compile(clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday,
-                           expandCode: CodeExpansion.expander(diary))
+                           expandCode: code.isEmpty ? { [$0] } : CodeExpansion.expander(diary))
     }
 }
 
 /// How `--code` widens a category to its descendants (the codebook answers when there is one).
 enum CodeExpansion {
-    nonisolated(unsafe) static var expander: (Diary) -> (String) -> Set<String> = { diary in
+    static func expander(_ diary: Diary) -> (String) -> Set<String> {
         let book: Codebook
         do { book = try Codebook.load(diary) } catch let e as DaybookError {
             Terminal.warning(Diagnostic(e))
