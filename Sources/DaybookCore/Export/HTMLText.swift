@@ -1,8 +1,8 @@
 // Escaping text for HTML, and the file names of tag and code pages.
 import Foundation
 
-enum HTMLText {
-    static func escape(_ s: String) -> String {
+public enum HTMLText {
+    public static func escape(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)

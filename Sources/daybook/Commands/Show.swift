@@ -52,10 +52,7 @@ struct Show: ParsableCommand {
 }
 
 enum HTMLPage {
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static let escape = HTMLText.escape
 
     /// A standalone HTML page of one entry.
     static func entry(_ e: Entry, unsafe: Bool) -> String {
