@@ -66,7 +66,8 @@ public enum History {
     public static func commit(atOrBefore wall: Int, in repo: Repository) throws -> CommitInfo? {
         var found: CommitInfo?
         try repo.walk { c in
-            if c.date.wallSeconds <= wall || c.date.instant.timeIntervalSince1970 <= Double(wall) {
+            // Like entries, a commit is placed by its own local time.
+            if c.date.wallSeconds <= wall {
                 found = c
                 return false
             }

@@ -6,14 +6,11 @@ public struct EntryReference {
 
     public init(_ diary: Diary) { self.diary = diary }
 
-    /// The entry file (relative path) a reference names. `allowMissing` lets `restore` name an
-    /// entry that no longer exists by its id.
+    /// The entry file (relative path) a reference names.
     public func resolve(_ ref: String) throws -> String {
-        let files = diary.entryFiles()
         if ref.contains("/") || ref.hasSuffix(".md") || ref.hasPrefix(".") || ref.hasPrefix("~") {
             return try resolvePath(ref)
         }
-        let ids = files.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
         switch ref.lowercased() {
         case "last":
             var diags: [Diagnostic] = []
@@ -24,6 +21,8 @@ public struct EntryReference {
             return try onDay(range, name: ref)
         default: break
         }
+        let files = diary.entryFiles()
+        let ids = files.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
         if ref.count == 10, LocalDay.parse(Substring(ref)) != nil, !ids.contains(ref) {
             let range = try DateExpression.range(ref, clock: diary.clock)
             return try onDay(range, name: ref)

@@ -1,0 +1,63 @@
+// Attachments: files copied into an entry's folder and linked at the end of its body.
+import Foundation
+
+public enum Attachments {
+    static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "svg", "heic", "avif", "bmp", "tif", "tiff"]
+
+    /// The attachment folder of an entry file (`entries/YYYY/MM/<id>`).
+    public static func folder(ofEntry rel: String) -> String { String(rel.dropLast(3)) }
+
+    /// A file name that stays inside the attachment folder: the last path component, with
+    /// separators and leading dots made harmless.
+    public static func safeName(_ url: URL) throws -> String {
+        var name = url.lastPathComponent.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\0", with: "")
+        while name.hasPrefix(".") { name.removeFirst() }
+        guard !name.isEmpty else { throw DaybookError.usage("`\(url.path)` has no usable file name") }
+        return name
+    }
+
+    /// Copies files into the entry's attachment folder (a taken name gets `-2`, `-3`, …) and
+    /// returns the names used.
+    public static func copy(_ files: [URL], entryPath rel: String, in change: Change) throws -> [String] {
+        let folder = folder(ofEntry: rel)
+        var used: [String] = []
+        for file in files {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDir), !isDir.boolValue else {
+                throw DaybookError.input("no file to attach", at: SourceLocation(path: file.path))
+            }
+            let name = try safeName(file)
+            var candidate = name
+            var n = 1
+            let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+            while FileManager.default.fileExists(atPath: change.diary.url(folder + "/" + candidate).path) || used.contains(candidate) {
+                n += 1
+                candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
+            }
+            try change.copy(file, to: folder + "/" + candidate)
+            used.append(candidate)
+        }
+        return used
+    }
+
+    /// The Markdown link to an attachment: an image for images, a plain link otherwise.
+    public static func link(name: String, id: String) -> String {
+        let target = (id + "/" + name).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "()"))) ?? id + "/" + name
+        let label = name.replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: "[", with: "\\[")
+        let isImage = imageExtensions.contains((name as NSString).pathExtension.lowercased())
+        return (isImage ? "!" : "") + "[\(label)](\(target))"
+    }
+
+    /// The body with links to `names` added at its end, on lines of their own.
+    public static func appendLinks(_ names: [String], id: String, to body: String) -> String {
+        guard !names.isEmpty else { return body }
+        var b = body
+        let ending = b.contains("\r\n") ? "\r\n" : "\n"
+        if !b.isEmpty && !b.hasSuffix("\n") { b += ending }
+        let lastLine = b.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        let lastIsLink = lastLine.hasPrefix("[") || lastLine.hasPrefix("![")
+        if !b.isEmpty && !b.hasSuffix(ending + ending) && !lastIsLink { b += ending }
+        for name in names { b += link(name: name, id: id) + ending }
+        return b
+    }
+}
