@@ -10,11 +10,13 @@ public enum AtomicFile {
 
     /// Writes `data` to a temporary file in the same folder, flushes it, and renames it over `url`.
     /// New files get mode 0600 (less when the umask says so); an existing file keeps its mode.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// Without `sync` the data is not flushed before the rename: for caches, which a crash may
+    /// leave damaged (they are checked and rebuilt), never for the user's files.
+    public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
         var mode: mode_t = 0o600
         var st = stat()
         if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        try replace(url, mode: mode) { fd in
+        try replace(url, mode: mode, sync: sync) { fd in
             data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
         }
     }
@@ -44,12 +46,12 @@ public enum AtomicFile {
 
     /// The one way a file is replaced: `fill` writes a temporary file beside `url`, which is
     /// flushed and renamed over it; on any failure the temporary file goes and `url` is untouched.
-    static func replace(_ url: URL, mode: mode_t, fill: (Int32) -> Bool) throws {
+    static func replace(_ url: URL, mode: mode_t, sync: Bool = true, fill: (Int32) -> Bool) throws {
         let dir = url.deletingLastPathComponent().path
         let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ioError("cannot create", tmp) }
-        let ok = fill(fd) && fsync(fd) == 0
+        let ok = fill(fd) && (!sync || fsync(fd) == 0)
         if ok && mode != 0o600 { fchmod(fd, mode) }
         close(fd)
         guard ok else {
@@ -62,7 +64,7 @@ public enum AtomicFile {
             unlink(tmp)
             throw e
         }
-        syncDirectory(dir)
+        if sync { syncDirectory(dir) }
     }
 
     /// Creates a folder (and its parents) with mode 0700.

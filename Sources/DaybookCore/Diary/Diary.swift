@@ -10,6 +10,8 @@ public final class Diary {
     public let workingDirectory: URL
     /// Mood scales of templates that declare their own (see EntryParser).
     public let templateMoodScales: TemplateMoodScales
+    /// How a path below the root is shown: this, then the path (see `displayPath`).
+    private let displayPrefix: String
 
     public var entriesFolder: URL { root.appendingPathComponent("entries") }
     public var stateFolder: URL { root.appendingPathComponent(".daybook") }
@@ -25,6 +27,7 @@ public final class Diary {
         self.clock = clock
         self.workingDirectory = workingDirectory
         templateMoodScales = TemplateMoodScales(folder: root.appendingPathComponent("templates"))
+        displayPrefix = String(Diary.displayPath(root.appendingPathComponent("x"), relativeTo: workingDirectory).dropLast())
     }
 
     // MARK: Finding and opening
@@ -123,8 +126,13 @@ public final class Diary {
         return p
     }
 
+    /// A path relative to the diary as the user should see it (listings show thousands: a plain
+    /// relative path is joined to the root's shown form without asking the file system again).
     public func displayPath(_ relative: String) -> String {
-        Diary.displayPath(root.appendingPathComponent(relative), relativeTo: workingDirectory)
+        let plain = !relative.isEmpty && !relative.hasPrefix("/") && !relative.hasPrefix(".") && !relative.contains("/.")
+            && !relative.contains("//") && !relative.hasSuffix("/")
+        if plain { return displayPrefix + relative }
+        return Diary.displayPath(root.appendingPathComponent(relative), relativeTo: workingDirectory)
     }
 
     public func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
@@ -144,11 +152,15 @@ public final class Diary {
     /// Whether a file name in a month folder is an entry: `<id>.md`, not hidden, not a conflict
     /// copy (`<id>.conflict-<hash>.md`).
     static func isEntryFileName<S: StringProtocol>(_ name: S) -> Bool {
-        let bytes = Array(name.utf8)
-        guard bytes.count > 3, bytes[0] != UInt8(ascii: "."), bytes.suffix(3).elementsEqual(".md".utf8) else { return false }
-        let marker = Array(".conflict-".utf8)
+        isEntryFileName(Array(name.utf8))
+    }
+
+    static func isEntryFileName<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8, C.Index == Int {
+        guard bytes.count > 3, bytes.first != UInt8(ascii: "."), bytes.suffix(3).elementsEqual(".md".utf8) else { return false }
+        let marker = ".conflict-".utf8
         guard bytes.count >= marker.count else { return true }
-        return !(0...(bytes.count - marker.count)).contains { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }
+        let start = bytes.startIndex
+        return !(0...(bytes.count - marker.count)).contains { bytes[(start + $0)..<(start + $0 + marker.count)].elementsEqual(marker) }
     }
 
     public func repository() throws -> Repository {
@@ -210,6 +222,9 @@ public final class Diary {
             else if let first = ink.problems.first {
                 outcome.problems.append(.input("the stroke file is broken, its codings are left out (daybook check lists every problem): " + first.message, at: first.location))
             }
+        }
+        if let e = outcome.entry, !e.codings.isEmpty {
+            outcome.entry?.anchors = e.codings.map { QuoteAnchor.locate($0, in: e.body) }
         }
         return outcome
     }

@@ -23,11 +23,29 @@ public struct Entry: Sendable {
     public var bodyStartLine: Int
     public var words: Int
     public var hasInk: Bool
+    /// Where each coding applies in the body (`QuoteAnchor.locate`), nil for an orphaned quote;
+    /// worked out when the file is parsed, so listing codings needs no body. Nil when not known.
+    public var anchors: [QuoteAnchor?]? = nil
+
+    /// The entry id a path names: the file name without `.md`.
+    public static func id(ofPath path: String) -> String {
+        var path = path
+        return path.withUTF8 { b in
+            var start = b.count
+            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var end = b.count
+            if end - start > 3, b[end - 3] == UInt8(ascii: "."), b[end - 2] == UInt8(ascii: "m"), b[end - 1] == UInt8(ascii: "d") { end -= 3 }
+            return String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
+    }
 
     /// Front-matter and inline tags, without repeats.
     public var tags: [String] {
-        var seen = Set<String>()
-        return (frontTags + inlineTags).filter { seen.insert($0).inserted }
+        // Front-matter tags are unique already; an entry has a handful of tags at most.
+        if inlineTags.isEmpty { return frontTags }
+        var all = frontTags
+        for t in inlineTags where !all.contains(t) { all.append(t) }
+        return all
     }
 
     public func field(_ key: String) -> JSONValue? {

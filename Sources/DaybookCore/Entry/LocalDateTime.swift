@@ -40,7 +40,14 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public var description: String {
         let (y, m, d) = components
-        return String(format: "%04d-%02d-%02d", y, m, d)
+        return LocalDay.padded(y, 4) + "-" + LocalDay.padded(m, 2) + "-" + LocalDay.padded(d, 2)
+    }
+
+    /// A number with leading zeros to `width` digits (a minus sign before them).
+    static func padded(_ n: Int, _ width: Int) -> String {
+        let digits = String(abs(n))
+        let zeros = String(repeating: "0", count: max(0, width - digits.count))
+        return (n < 0 ? "-" : "") + zeros + digits
     }
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
@@ -134,7 +141,8 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public var description: String {
         let sign = offset < 0 ? "-" : "+"
         let a = abs(offset)
-        return String(format: "%@T%02d:%02d:%02d%@%02d:%02d", day.description, hour, minute, second, sign, a / 3600, a / 60 % 60)
+        return day.description + "T" + LocalDay.padded(hour, 2) + ":" + LocalDay.padded(minute, 2) + ":" + LocalDay.padded(second, 2)
+            + sign + LocalDay.padded(a / 3600, 2) + ":" + LocalDay.padded(a / 60 % 60, 2)
     }
 
     /// `HHMM` for ids.

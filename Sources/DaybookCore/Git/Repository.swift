@@ -103,13 +103,15 @@ public final class Repository {
 
     // MARK: Status and commits
 
-    /// Files that differ from the last commit, untracked ones included, ignored ones not.
-    public func pendingChanges() throws -> [PendingChange] {
+    /// Files that differ from the last commit, untracked ones included, ignored ones not, from
+    /// libgit2's status over the whole tree. With `refreshIndex`, the index takes the stat data of
+    /// files found unchanged, so the next check does not read them again.
+    func fullPendingChanges(refreshIndex: Bool = false) throws -> [PendingChange] {
         var opts = git_status_options()
         try Repository.check(git_status_options_init(&opts, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         opts.flags = UInt32(GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-                            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue)
+                            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | (refreshIndex ? GIT_STATUS_OPT_UPDATE_INDEX.rawValue : 0))
         var list: OpaquePointer?
         try Repository.check(git_status_list_new(&list, handle, &opts), "git_status_list_new")
         defer { git_status_list_free(list) }

@@ -37,6 +37,9 @@ public struct FileStamp: Equatable, Sendable {
     /// Nanoseconds; tests shorten it to see the cache at work without waiting.
     nonisolated(unsafe) static var racyWindow = 2_000_000_000
 
+    /// The current time in nanoseconds, as stamps count it.
+    static var now: Int { Int(Date().timeIntervalSince1970 * 1e9) }
+
     func write(_ w: inout BinaryWriter) {
         w.int(size); w.int(mtime); w.int(ctime); w.uint(inode)
     }
@@ -48,28 +51,60 @@ public struct FileStamp: Equatable, Sendable {
 
 /// Never the source of truth: delete it and nothing is lost; a damaged or outdated file is
 /// ignored and rebuilt.
-final class EntryCache {
-    struct Record {
+///
+/// The file holds one record per entry file, in the order of the entry walk: the path, the
+/// stamps of the entry and its stroke file, the entry's date, then the rest of the parsed entry
+/// (or its problems) as a payload that is decoded only when the entry is asked for. Loading reads
+/// the record headers only, so a command that needs the dates of 100,000 entries and the whole
+/// metadata of ten decodes ten payloads. A checksum over the whole file makes a damaged file
+/// count as no file.
+final class EntryCache: @unchecked Sendable {
+    /// A record's header, read when the cache is loaded; offsets are into the file.
+    struct Slot {
+        var rel: Int32
+        var relCount: Int32
+        var stamp: FileStamp
+        /// Index into `inks`, or -1: few entries have a stroke file.
+        var ink: Int32
+        /// The entry's date as local wall seconds and offset; `hasDate` is false for a file that had problems.
+        var wall: Int
+        var offset: Int32
+        var hasDate: Bool
+        var payload: Int32
+        /// The whole record, copied as it is when the cache is written again.
+        var record: Int32
+        var recordEnd: Int32
+    }
+
+    /// A freshly parsed file, to be written into the next cache.
+    struct Fresh {
+        var rel: String
         var stamp: FileStamp
         var ink: FileStamp?
-        /// The entry without its body, or nil when the file had problems.
         var entry: Entry?
-        /// Problems, all located in the entry file itself (the path is filled in when read).
         var problems: [DaybookError]
     }
 
-    static let magic = "daybook-entry-cache 2\n"
+    static let magic = "daybook-entry-cache 3\n"
     let file: URL
     let fingerprint: String
-    private(set) var records: [String: Record] = [:]
-    private var changed = false
-    private let now = Int(Date().timeIntervalSince1970 * 1e9)
+    /// The cache file, mapped read-only (the page cache's pages, not a copy).
+    private var map: MappedFile?
+    private var bytes: UnsafeBufferPointer<UInt8> { map?.bytes ?? UnsafeBufferPointer(start: nil, count: 0) }
+    private var slots: [Slot] = []
+    private var inks: [FileStamp] = []
+    private let now = FileStamp.now
+    /// The slot expected next in walk order, and an index by path once the orders part.
+    private var cursor = 0
+    private var byPath: [String: Int]?
 
     init(diary: Diary) {
         file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
         fingerprint = EntryCache.fingerprint(diary)
         load()
     }
+
+    var count: Int { slots.count }
 
     /// What every cached parse depends on besides the entry file: the settings, the time zone,
     /// the diary's templates (they may set a mood scale).
@@ -85,124 +120,224 @@ final class EntryCache {
         return parts.joined(separator: "|")
     }
 
-    func record(_ rel: String, stamp: FileStamp, ink: FileStamp?) -> Record? {
-        guard let r = records[rel], r.stamp == stamp, r.ink == ink else { return nil }
-        return r
+    /// The slot of walked file i when its stamps still match. Asked in walk order, each answer
+    /// is one comparison; when files came or went, an index by path takes over.
+    func slot(_ walk: EntryWalk, _ i: Int) -> Int? {
+        var found: Int?
+        if cursor < slots.count, walk.rel(i, equals: relBytes(slots[cursor])) {
+            found = cursor
+            cursor += 1
+        } else {
+            if byPath == nil {
+                var index: [String: Int] = [:]
+                index.reserveCapacity(slots.count)
+                for (k, s) in slots.enumerated() { index[String(decoding: relBytes(s), as: UTF8.self)] = k }
+                byPath = index
+            }
+            found = byPath?[walk.rel(i)]
+            if let found { cursor = found + 1 }
+        }
+        guard let k = found else { return nil }
+        let s = slots[k], f = walk.files[i]
+        guard s.stamp == f.stamp, (s.ink < 0 ? nil : inks[Int(s.ink)]) == f.ink else { return nil }
+        return k
     }
 
-    func store(_ rel: String, _ record: Record) {
-        guard !record.stamp.isRacy(now: now), !(record.ink?.isRacy(now: now) ?? false) else {
-            if records.removeValue(forKey: rel) != nil { changed = true }
-            return
-        }
-        var r = record
-        r.entry?.body = ""
-        records[rel] = r
-        changed = true
+    private func relBytes(_ s: Slot) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[Int(s.rel)..<Int(s.rel + s.relCount)])
     }
 
-    /// Forgets files that are gone.
-    func keep(only present: Set<String>) {
-        for key in records.keys where !present.contains(key) {
-            records.removeValue(forKey: key)
-            changed = true
-        }
+    /// The date of a slot's entry; nil when its file had problems.
+    func date(_ k: Int) -> LocalDateTime? {
+        let s = slots[k]
+        guard s.hasDate else { return nil }
+        let day = s.wall >= 0 ? s.wall / 86400 : (s.wall - 86399) / 86400
+        return LocalDateTime(day: LocalDay(ordinal: day), secondOfDay: s.wall - day * 86400, offset: Int(s.offset))
+    }
+
+    /// The entry of a slot without its body, with the parts asked for; nil when its payload
+    /// does not decode.
+    func entry(_ k: Int, rel: String, parts: EntryParts) -> Entry? {
+        guard let date = date(k) else { return nil }
+        var r = BinaryReader(bytes, offset: Int(slots[k].payload))
+        return try? EntryCache.readEntry(&r, path: rel, date: date, parts: parts)
+    }
+
+    /// The problems of a slot whose file had problems (paths left empty).
+    func problems(_ k: Int) -> [DaybookError]? {
+        var r = BinaryReader(bytes, offset: Int(slots[k].payload))
+        return try? r.array { try EntryCache.readProblem(&$0) }
     }
 
     private func load() {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        var r = BinaryReader([UInt8](data))
+        guard let m = MappedFile(file.path), m.bytes.count > 8, m.bytes.count < Int(Int32.max) else { return }
+        map = m
         do {
-            guard try r.string() == EntryCache.magic, try r.string() == fingerprint else { return }
+            let body = bytes.count - 8
+            let sum = EntryCache.checksum(UnsafeBufferPointer(rebasing: bytes[..<body]))
+            var tail = BinaryReader(bytes, offset: body)
+            guard try tail.fixed64() == sum else { throw BinaryReader.Damaged() }
+            var r = BinaryReader(UnsafeBufferPointer(rebasing: bytes[..<body]))
+            guard try r.string() == EntryCache.magic, try r.string() == fingerprint else { throw BinaryReader.Damaged() }
             let n = Int(try r.uint())
-            var out: [String: Record] = [:]
+            guard n <= body else { throw BinaryReader.Damaged() }
+            var out: [Slot] = []
             out.reserveCapacity(n)
             for _ in 0..<n {
-                let rel = try r.string()
+                let start = r.offset
+                let rel = try r.span()
                 let stamp = try FileStamp.read(&r)
-                let ink = try r.optional { try FileStamp.read(&$0) }
-                let entry = try r.optional { try EntryCache.readEntry(&$0, path: rel) }
-                let problems = try r.array { try EntryCache.readProblem(&$0) }
-                out[rel] = Record(stamp: stamp, ink: ink, entry: entry, problems: problems)
+                var ink: Int32 = -1
+                if let s = try r.optional({ try FileStamp.read(&$0) }) {
+                    ink = Int32(inks.count)
+                    inks.append(s)
+                }
+                var wall = 0, offset = 0
+                let hasDate = try r.byte() == 1
+                if hasDate { wall = try r.int(); offset = try r.int() }
+                let payload = try r.span()
+                out.append(Slot(rel: Int32(rel.lowerBound), relCount: Int32(rel.count), stamp: stamp, ink: ink, wall: wall,
+                                offset: Int32(clamping: offset), hasDate: hasDate, payload: Int32(payload.lowerBound),
+                                record: Int32(start), recordEnd: Int32(r.offset)))
             }
-            records = out
+            guard r.offset == body else { throw BinaryReader.Damaged() }
+            slots = out
         } catch {
-            records = [:]
+            map = nil
+            slots = []
+            inks = []
         }
     }
 
-    /// Writes the cache when it changed (atomically; a concurrent reader sees the old or the new).
-    func save() {
-        guard changed else { return }
+    /// Writes the cache for the files of a walk, in its order: `kept(i)` is the slot still valid
+    /// for file i (copied as it is), else `fresh(i)` has the file's new parse. Racily clean files
+    /// are left out, to be parsed again next time. Atomic: a concurrent reader sees the old or the
+    /// new file; not flushed, since a damaged cache is only rebuilt.
+    func save(count: Int, kept: (Int) -> Int?, fresh: (Int) -> Fresh?) {
         var w = BinaryWriter()
         w.string(EntryCache.magic)
         w.string(fingerprint)
-        w.uint(UInt64(records.count))
-        for (rel, rec) in records {
-            w.string(rel)
-            rec.stamp.write(&w)
-            w.optional(rec.ink) { $1.write(&$0) }
-            w.optional(rec.entry) { EntryCache.writeEntry(&$0, $1) }
-            w.array(rec.problems) { EntryCache.writeProblem(&$0, $1) }
+        var records = BinaryWriter()
+        records.bytes.reserveCapacity(bytes.count)
+        var n = 0
+        for i in 0..<count {
+            if let k = kept(i) {
+                records.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(slots[k].record)..<Int(slots[k].recordEnd)]))
+                n += 1
+            } else if let f = fresh(i), !f.stamp.isRacy(now: now), !(f.ink?.isRacy(now: now) ?? false) {
+                EntryCache.writeRecord(&records, f)
+                n += 1
+            }
         }
+        w.uint(UInt64(n))
+        w.bytes.append(contentsOf: records.bytes)
+        records = BinaryWriter()
+        let sum = w.bytes.withUnsafeBufferPointer { EntryCache.checksum($0) }
+        w.fixed64(sum)
         do {
             try AtomicFile.makeDirectory(file.deletingLastPathComponent())
-            try AtomicFile.write(Data(w.bytes), to: file)
-            changed = false
+            try AtomicFile.write(Data(w.bytes), to: file, sync: false)
         } catch {
             // A cache that cannot be written costs time, never correctness.
         }
     }
 
-    // MARK: Entries and problems as bytes
-
-    static func writeEntry(_ w: inout BinaryWriter, _ e: Entry) {
-        w.string(e.id)
-        w.int(e.date.day.ordinal); w.int(e.date.secondOfDay); w.int(e.date.offset)
-        w.string(e.title)
-        w.array(e.frontTags) { $0.string($1) }
-        w.array(e.inlineTags) { $0.string($1) }
-        w.optional(e.mood) { $0.int($1) }
-        w.optional(e.template) { $0.string($1) }
-        w.array(e.fields) { $0.string($1.0); $0.json($1.1) }
-        w.array(e.codings) { w, c in
-            w.string(c.code)
-            w.optional(c.quote) { $0.string($1) }
-            w.optional(c.occurrence) { $0.int($1) }
-            w.optional(c.memo) { $0.string($1) }
-            w.optional(c.coder) { $0.string($1) }
-            switch c.source {
-            case .frontMatter: w.int(-1)
-            case let .ink(stroke): w.int(stroke)
-            }
+    /// A 64-bit hash of the bytes, eight at a time: enough to tell a damaged file.
+    static func checksum(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
+        let raw = UnsafeRawBufferPointer(b)
+        var i = 0
+        while i + 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x1000_0000_01B3
+            h ^= h >> 29
+            i += 8
         }
-        w.int(e.bodyStartLine)
-        w.int(e.words)
-        w.bool(e.hasInk)
+        while i < raw.count { h = (h ^ UInt64(raw[i])) &* 0x1000_0000_01B3; i += 1 }
+        return h
     }
 
-    static func readEntry(_ r: inout BinaryReader, path: String) throws -> Entry {
-        let id = try r.string()
-        let date = LocalDateTime(day: LocalDay(ordinal: try r.int()), secondOfDay: try r.int(), offset: try r.int())
-        let title = try r.string()
-        let frontTags = try r.array { try $0.string() }
-        let inlineTags = try r.array { try $0.string() }
-        let mood = try r.optional { try $0.int() }
-        let template = try r.optional { try $0.string() }
-        let fields = try r.array { (try $0.string(), try $0.json()) }
-        let codings = try r.array { r -> Coding in
-            var c = Coding(code: try r.string())
-            c.quote = try r.optional { try $0.string() }
-            c.occurrence = try r.optional { try $0.int() }
-            c.memo = try r.optional { try $0.string() }
-            c.coder = try r.optional { try $0.string() }
-            let s = try r.int()
-            c.source = s < 0 ? .frontMatter : .ink(stroke: s)
-            return c
+    // MARK: Records as bytes
+
+    static func writeRecord(_ w: inout BinaryWriter, _ f: Fresh) {
+        w.string(f.rel)
+        f.stamp.write(&w)
+        w.optional(f.ink) { $1.write(&$0) }
+        w.optional(f.entry?.date) { w, d in w.int(d.wallSeconds); w.int(d.offset) }
+        var payload = BinaryWriter()
+        if let e = f.entry { writeEntry(&payload, e) } else { payload.array(f.problems) { writeProblem(&$0, $1) } }
+        w.uint(UInt64(payload.bytes.count))
+        w.bytes.append(contentsOf: payload.bytes)
+    }
+
+    /// The payload of an entry: the numbers first, then each part length-prefixed, so a part not
+    /// asked for is skipped without decoding it.
+    static func writeEntry(_ w: inout BinaryWriter, _ e: Entry) {
+        w.int(e.mood.map { $0 + 1 } ?? 0)
+        w.int(e.words)
+        w.int(e.bodyStartLine)
+        w.bool(e.hasInk)
+        func part(_ fill: (inout BinaryWriter) -> Void) {
+            var p = BinaryWriter()
+            fill(&p)
+            w.uint(UInt64(p.bytes.count))
+            w.bytes.append(contentsOf: p.bytes)
         }
-        return Entry(id: id, path: path, date: date, title: title, frontTags: frontTags, inlineTags: inlineTags, mood: mood,
-                     template: template, fields: fields, codings: codings, body: "", bodyStartLine: try r.int(),
-                     words: try r.int(), hasInk: try r.bool())
+        part { $0.string(e.title) }
+        part { w in w.array(e.frontTags) { $0.string($1) }; w.array(e.inlineTags) { $0.string($1) } }
+        part { w in w.optional(e.template) { $0.string($1) } }
+        part { w in w.array(e.fields) { $0.string($1.0); $0.json($1.1) } }
+        part { w in
+            w.array(e.codings) { w, c in
+                w.string(c.code)
+                w.optional(c.quote) { $0.string($1) }
+                w.optional(c.occurrence) { $0.int($1) }
+                w.optional(c.memo) { $0.string($1) }
+                w.optional(c.coder) { $0.string($1) }
+                switch c.source {
+                case .frontMatter: w.int(-1)
+                case let .ink(stroke): w.int(stroke)
+                }
+            }
+            w.optional(e.anchors) { w, anchors in
+                w.array(anchors) { w, a in w.optional(a) { $0.int($1.start); $0.int($1.end) } }
+            }
+        }
+    }
+
+    static func readEntry(_ r: inout BinaryReader, path: String, date: LocalDateTime, parts: EntryParts) throws -> Entry {
+        let moodCode = try r.int()
+        let words = try r.int(), bodyStartLine = try r.int(), hasInk = try r.bool()
+        var e = Entry(id: Entry.id(ofPath: path), path: path, date: date, title: "", frontTags: [], inlineTags: [],
+                      mood: moodCode == 0 ? nil : moodCode - 1, template: nil, fields: [], codings: [], body: "",
+                      bodyStartLine: bodyStartLine, words: words, hasInk: hasInk)
+        func part(_ wanted: EntryParts, _ read: (inout BinaryReader) throws -> Void) throws {
+            let span = try r.span()
+            guard parts.contains(wanted) else { return }
+            var p = BinaryReader(UnsafeBufferPointer(rebasing: r.bytes[..<span.upperBound]), offset: span.lowerBound)
+            try read(&p)
+            guard p.offset == span.upperBound else { throw BinaryReader.Damaged() }
+        }
+        try part(.title) { e.title = try $0.string() }
+        try part(.tags) { r in
+            e.frontTags = try r.array { try $0.string() }
+            e.inlineTags = try r.array { try $0.string() }
+        }
+        try part(.template) { e.template = try $0.optional { try $0.string() } }
+        try part(.fields) { e.fields = try $0.array { (try $0.string(), try $0.json()) } }
+        try part(.codings) { r in
+            e.codings = try r.array { r -> Coding in
+                var c = Coding(code: try r.string())
+                c.quote = try r.optional { try $0.string() }
+                c.occurrence = try r.optional { try $0.int() }
+                c.memo = try r.optional { try $0.string() }
+                c.coder = try r.optional { try $0.string() }
+                let s = try r.int()
+                c.source = s < 0 ? .frontMatter : .ink(stroke: s)
+                return c
+            }
+            e.anchors = try r.optional { r in try r.array { r in try r.optional { QuoteAnchor(start: try $0.int(), end: try $0.int()) } } }
+        }
+        return e
     }
 
     static func writeProblem(_ w: inout BinaryWriter, _ e: DaybookError) {
@@ -218,4 +353,22 @@ final class EntryCache {
         let line = try r.int(), column = try r.int()
         return DaybookError(kind, message, at: SourceLocation(path: "", line: line == 0 ? nil : line, column: column == 0 ? nil : column))
     }
+}
+
+/// A file mapped read-only into memory, unmapped when the last reference goes.
+final class MappedFile: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init?(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size > 0 else { return nil }
+        let size = Int(st.st_size)
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), p != MAP_FAILED else { return nil }
+        bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 }

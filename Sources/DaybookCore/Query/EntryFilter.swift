@@ -61,9 +61,7 @@ public struct CompiledFilter: Sendable {
     public init() {}
 
     public func matches(_ e: Entry) -> Bool {
-        let wall = e.date.wallSeconds
-        if let lower, wall < lower { return false }
-        if let upper, wall > upper { return false }
+        guard matchesDate(e.date) else { return false }
         if !tags.isEmpty || !anyTags.isEmpty || !notTags.isEmpty {
             let all = e.tags
             func has(_ q: String) -> Bool { all.contains { Tag.matches($0, query: q) } }
@@ -78,13 +76,51 @@ public struct CompiledFilter: Sendable {
         for w in wheres where !w.holds(e) { return false }
         if let template, e.template?.lowercased() != template.lowercased() { return false }
         if hasInk && !e.hasInk { return false }
-        if let (m, d) = monthDay, e.date.day.month != m || e.date.day.day != d { return false }
         return true
+    }
+
+    /// Whether a date passes the date conditions (--from, --to, --on, --on-this-day).
+    func matchesDate(_ date: LocalDateTime) -> Bool {
+        let wall = date.wallSeconds
+        if let lower, wall < lower { return false }
+        if let upper, wall > upper { return false }
+        if let (m, d) = monthDay, date.day.month != m || date.day.day != d { return false }
+        return true
+    }
+
+    /// Whether only dates are asked about: then entries are chosen without decoding them.
+    var asksOnlyDates: Bool {
+        tags.isEmpty && anyTags.isEmpty && notTags.isEmpty && codeSets.isEmpty && mood == nil && wheres.isEmpty
+            && template == nil && !hasInk
     }
 
     /// The matching entries of a date-sorted list, then the last N of them.
     public func apply(_ entries: [Entry]) -> [Entry] {
         let hits = entries.filter(matches)
+        if let last { return Array(hits.suffix(last)) }
+        return hits
+    }
+
+    /// What the conditions look at besides dates.
+    var parts: EntryParts {
+        var p: EntryParts = []
+        if !tags.isEmpty || !anyTags.isEmpty || !notTags.isEmpty { p.insert(.tags) }
+        if !codeSets.isEmpty { p.insert(.codings) }
+        if template != nil { p.insert(.template) }
+        if !wheres.isEmpty { p = .all } // a key may name any part (title, tags, template)
+        return p
+    }
+
+    /// The matching entries of a snapshot, oldest first, then the last N of them, with the parts
+    /// asked for (and those the conditions need). Conditions on dates alone are answered from the
+    /// dates, so only the entries that pass are decoded.
+    public func select(_ snapshot: EntrySnapshot, parts: EntryParts = .all) -> [Entry] {
+        var ks = (0..<snapshot.count).filter { matchesDate(snapshot.date($0)) }
+        if asksOnlyDates {
+            if let last { ks = Array(ks.suffix(last)) }
+            return snapshot.entries(ks, parts: parts)
+        }
+        let hits = snapshot.entries(ks, parts: parts.union(self.parts)).filter(matches)
         if let last { return Array(hits.suffix(last)) }
         return hits
     }

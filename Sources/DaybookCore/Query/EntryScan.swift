@@ -2,34 +2,141 @@
 // file is unchanged, a fresh parse where it is not.
 import Foundation
 
-extension Diary {
-    /// Every entry file with its stamp and its stroke file's stamp, from one walk, sorted by path.
-    func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
-        var out: [(String, FileStamp, FileStamp?)] = []
-        forEachEntryFolder { dir, folder, names in
-            let strokes = Set(names.filter { $0.hasSuffix(".strokes.json") })
-            for name in names.sorted() where Diary.isEntryFileName(name) {
-                let rel = dir + "/" + name
-                guard let stamp = folder.stamp(name) else { continue }
-                let inkName = String(name.dropLast(3)) + ".strokes.json"
-                let ink = strokes.contains(inkName) ? folder.stamp(inkName) : nil
-                out.append((rel, stamp, ink))
-            }
-        }
-        return out
+/// The entry files of a diary from one walk of `entries/`, sorted by path (folders in order,
+/// names bytewise within a folder), each with its stamp and its stroke file's stamp. Names stay
+/// bytes: a path becomes a String only for a file that is parsed or an entry that is decoded.
+struct EntryWalk {
+    struct File {
+        var folder: Int32
+        /// Where the name starts in `names` (NUL-terminated there).
+        var name: Int32
+        var nameCount: Int32
+        var stamp: FileStamp
+        var ink: FileStamp?
     }
 
-    /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
-    /// entries come with an empty body, and unchanged files are not even opened.
+    /// `entries/YYYY/MM/`, with the slash.
+    var folders: [[UInt8]] = []
+    var names: [UInt8] = []
+    var files: [File] = []
+
+    var count: Int { files.count }
+
+    /// The path of file i relative to the diary.
+    func rel(_ i: Int) -> String {
+        let f = files[i]
+        let folder = folders[Int(f.folder)]
+        return String(unsafeUninitializedCapacity: folder.count + Int(f.nameCount)) { buf in
+            _ = buf.initialize(from: folder)
+            _ = UnsafeMutableBufferPointer(rebasing: buf[folder.count...]).initialize(from: names[Int(f.name)..<Int(f.name + f.nameCount)])
+            return folder.count + Int(f.nameCount)
+        }
+    }
+
+    /// Whether file i's path is these bytes.
+    func rel(_ i: Int, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let f = files[i]
+        let folder = folders[Int(f.folder)]
+        guard bytes.count == folder.count + Int(f.nameCount) else { return false }
+        return folder.withUnsafeBufferPointer { fb in
+            names.withUnsafeBufferPointer { nb in
+                memcmp(bytes.baseAddress!, fb.baseAddress!, fb.count) == 0
+                    && memcmp(bytes.baseAddress! + fb.count, nb.baseAddress! + Int(f.name), Int(f.nameCount)) == 0
+            }
+        }
+    }
+
+    /// One month folder's entry files, sorted by name, with their stamps.
+    static func folder(_ folder: Directory) -> (names: [UInt8], files: [File]) {
+        var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other
+        var starts: [(start: Int, count: Int)] = []
+        var strokes: [[UInt8]] = [] // names of stroke files without `.strokes.json`
+        let strokeSuffix = Array(".strokes.json".utf8)
+        folder.forEachName { name in
+            if name.count > strokeSuffix.count, name.suffix(strokeSuffix.count).elementsEqual(strokeSuffix) {
+                strokes.append(Array(name.prefix(name.count - strokeSuffix.count)))
+            } else if Diary.isEntryFileName(name) {
+                starts.append((names.count, name.count))
+                names.append(contentsOf: name)
+                names.append(0)
+            }
+        }
+        var files: [File] = []
+        files.reserveCapacity(starts.count)
+        names.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!
+            starts.sort { a, b in
+                let c = memcmp(base + a.start, base + b.start, min(a.count, b.count))
+                return c != 0 ? c < 0 : a.count < b.count
+            }
+            for (s, count) in starts {
+                guard let stamp = folder.stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self)) else { continue }
+                let n = UnsafeBufferPointer(start: base + s, count: count)
+                var ink: FileStamp?
+                if !strokes.isEmpty, strokes.contains(where: { $0.elementsEqual(n.prefix(n.count - 3)) }) {
+                    ink = folder.stamp(String(decoding: n.prefix(n.count - 3), as: UTF8.self) + ".strokes.json")
+                }
+                files.append(File(folder: 0, name: Int32(s), nameCount: Int32(n.count), stamp: stamp, ink: ink))
+            }
+        }
+        return (names, files)
+    }
+}
+
+extension Diary {
+    /// Every entry file with its stamps, from one walk; month folders are read on every core.
+    func walk() -> EntryWalk {
+        var dirs: [String] = []
+        if let top = Directory(entriesFolder.path) {
+            for y in top.names.sorted() where !y.hasPrefix(".") {
+                guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
+                for m in year.names.sorted() where !m.hasPrefix(".") { dirs.append("entries/\(y)/\(m)") }
+            }
+        }
+        var parts = [(names: [UInt8], files: [EntryWalk.File])](repeating: ([], []), count: dirs.count)
+        let root = self.root.path + "/"
+        parts.withUnsafeMutableBufferPointer { slots in
+            let slots = slots
+            let workers = min(dirs.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for k in stride(from: w, to: dirs.count, by: workers) {
+                    if let folder = Directory(root + dirs[k]) { slots[k] = EntryWalk.folder(folder) }
+                }
+            }
+        }
+        var walk = EntryWalk()
+        walk.folders = dirs.map { Array(($0 + "/").utf8) }
+        walk.files.reserveCapacity(parts.reduce(0) { $0 + $1.files.count })
+        walk.names.reserveCapacity(parts.reduce(0) { $0 + $1.names.count })
+        for (k, part) in parts.enumerated() {
+            let shift = Int32(walk.names.count)
+            walk.names += part.names
+            for var f in part.files {
+                f.folder = Int32(k)
+                f.name += shift
+                walk.files.append(f)
+            }
+        }
+        return walk
+    }
+
+    /// Every entry file with its stamp and its stroke file's stamp, sorted by path.
+    func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
+        let w = walk()
+        return w.files.indices.map { (w.rel($0), w.files[$0].stamp, w.files[$0].ink) }
+    }
+
+    /// Every entry of the diary as of one walk, from the cache where files are unchanged; files
+    /// the cache does not hold are parsed on every core and the cache is written again.
     /// `progress` hears (parsed, to parse) while many files are parsed afresh (a cold cache).
-    public func loadEntries(diagnostics: inout [Diagnostic], bodies: Bool = true,
-                            progress: ((Int, Int) -> Void)? = nil) -> [Entry] {
+    public func scanEntries(progress: ((Int, Int) -> Void)? = nil) -> EntrySnapshot {
         let cache = EntryCache(diary: self)
-        let files = walkEntryFiles()
-        var entries: [Entry] = []
-        entries.reserveCapacity(files.count)
-        // Files the cache does not hold are parsed on every core; results keep the walk's order.
-        let misses = files.indices.filter { cache.record(files[$0].rel, stamp: files[$0].stamp, ink: files[$0].ink) == nil }
+        let files = walk()
+        var slotOf = [Int32](repeating: -1, count: files.count)
+        var misses: [Int] = []
+        for i in 0..<files.count {
+            if let s = cache.slot(files, i) { slotOf[i] = Int32(s) } else { misses.append(i) }
+        }
         var parsed = [EntryParser.Outcome?](repeating: nil, count: misses.count)
         let report = misses.count >= 1000 ? progress : nil
         let chunk = 512
@@ -38,36 +145,29 @@ extension Diary {
             for first in stride(from: 0, to: misses.count, by: chunk) {
                 let count = min(chunk, misses.count - first)
                 DispatchQueue.concurrentPerform(iterations: count) { j in
-                    let k = first + j
-                    var outcome = readEntry(files[misses[k]].rel)
-                    if !bodies { outcome.entry?.body = "" }
-                    slots[k] = outcome
+                    var outcome = readEntry(files.rel(misses[first + j]))
+                    outcome.entry?.body = ""
+                    slots[first + j] = outcome
                 }
                 report?(first + count, misses.count)
             }
         }
+        // Problems of files from the cache are located in the file itself; a fresh parse may also
+        // warn about its stroke file, and such a parse is not cached (it is redone next time).
+        var diagnostics: [Diagnostic] = []
+        var fresh: [Int: EntryCache.Fresh] = [:]
+        var parsedEntries: [Int: Entry] = [:]
+        var items: [EntrySnapshot.Item] = []
+        items.reserveCapacity(files.count)
         var nextMiss = 0
-        for (i, (rel, stamp, ink)) in files.enumerated() {
-            var fresh: EntryParser.Outcome?
-            if nextMiss < misses.count, misses[nextMiss] == i {
-                fresh = parsed[nextMiss]
-                parsed[nextMiss] = nil
-                nextMiss += 1
-            }
-            guard let outcome = fresh else {
-                guard let record = cache.record(rel, stamp: stamp, ink: ink) else { continue }
-                if var e = record.entry {
-                    if bodies {
-                        guard let body = readBody(rel) else {
-                            diagnostics.append(Diagnostic(.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))))
-                            continue
-                        }
-                        e.body = body
-                    }
-                    entries.append(e)
+        for i in 0..<files.count {
+            if slotOf[i] >= 0 {
+                let s = Int(slotOf[i])
+                if let date = cache.date(s) {
+                    items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: slotOf[i]))
                 } else {
-                    let shown = displayPath(rel)
-                    diagnostics += record.problems.map { p in
+                    let shown = displayPath(files.rel(i))
+                    diagnostics += (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
                         var p = p
                         p.location?.path = shown
                         return Diagnostic(p)
@@ -75,21 +175,56 @@ extension Diary {
                 }
                 continue
             }
-            let shown = displayPath(rel)
+            guard nextMiss < misses.count, misses[nextMiss] == i, let outcome = parsed[nextMiss] else { continue }
+            parsed[nextMiss] = nil
+            nextMiss += 1
+            let f = files.files[i]
+            let shown = displayPath(files.rel(i))
             if outcome.problems.allSatisfy({ $0.location?.path == shown }) {
-                cache.store(rel, EntryCache.Record(stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems))
+                fresh[i] = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems)
             }
-            // A readable entry may still bring warnings (a broken stroke file beside it).
             diagnostics += outcome.problems.map { Diagnostic($0) }
-            if var e = outcome.entry {
-                if !bodies { e.body = "" }
-                entries.append(e)
+            if let e = outcome.entry {
+                parsedEntries[i] = e
+                items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: -1))
             }
         }
-        if cache.records.count != files.count { cache.keep(only: Set(files.map(\.rel))) }
-        cache.save()
-        entries.sort { $0.date != $1.date ? $0.date < $1.date : $0.id < $1.id }
-        return entries
+        if !misses.isEmpty || cache.count != files.count {
+            cache.save(count: files.count, kept: { slotOf[$0] >= 0 ? Int(slotOf[$0]) : nil }, fresh: { fresh[$0] })
+        }
+        // Oldest first; entries of the same moment by id. Paths are in date order already for the
+        // most part, which the sort is quick to see.
+        items.sort { a, b in
+            if a.date != b.date { return a.date < b.date }
+            return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
+        }
+        return EntrySnapshot(diary: self, cache: cache, files: files, items: items, parsed: parsedEntries, diagnostics: diagnostics)
+    }
+
+    /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
+    /// entries come with an empty body, and unchanged files are not even opened.
+    public func loadEntries(diagnostics: inout [Diagnostic], bodies: Bool = true,
+                            progress: ((Int, Int) -> Void)? = nil) -> [Entry] {
+        let snapshot = scanEntries(progress: progress)
+        diagnostics += snapshot.diagnostics
+        let all = snapshot.entries(0..<snapshot.count)
+        return bodies ? withBodies(all, diagnostics: &diagnostics) : all
+    }
+
+    /// The entries with their bodies read; an entry whose file cannot be read is left out with a
+    /// diagnostic.
+    public func withBodies(_ entries: [Entry], diagnostics: inout [Diagnostic]) -> [Entry] {
+        var out: [Entry] = []
+        out.reserveCapacity(entries.count)
+        for var e in entries {
+            guard let body = readBody(e.path) else {
+                diagnostics.append(Diagnostic(.io("cannot read the file", at: SourceLocation(path: displayPath(e.path)))))
+                continue
+            }
+            e.body = body
+            out.append(e)
+        }
+        return out
     }
 
     /// The body of an entry file, without parsing its front matter.
@@ -98,5 +233,82 @@ extension Diary {
               let text = String(validatingUTF8Data: data),
               let doc = try? EntryText(text, path: rel) else { return nil }
         return doc.body
+    }
+}
+
+/// Parts of an entry a command may do without: left out, they are not decoded from the cache.
+/// The id, path, date, mood, word count, body line and ink flag always come.
+public struct EntryParts: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let title = EntryParts(rawValue: 1)
+    public static let tags = EntryParts(rawValue: 2)
+    public static let template = EntryParts(rawValue: 4)
+    public static let fields = EntryParts(rawValue: 8)
+    /// The codings and their places in the body.
+    public static let codings = EntryParts(rawValue: 16)
+    public static let all: EntryParts = [.title, .tags, .template, .fields, .codings]
+}
+
+/// The diary's readable entries at one walk, in date order, decoded from the cache only when
+/// asked for: the dates of every entry are at hand, the rest of an entry costs a decode.
+public final class EntrySnapshot: @unchecked Sendable {
+    struct Item {
+        var date: LocalDateTime
+        /// The file in walk order.
+        var file: Int32
+        /// The cache slot, or -1 for a file parsed in this run.
+        var slot: Int32
+    }
+
+    let diary: Diary
+    let cache: EntryCache
+    let files: EntryWalk
+    let items: [Item]
+    let parsed: [Int: Entry]
+    /// The files that could not be read, each problem located.
+    public let diagnostics: [Diagnostic]
+
+    init(diary: Diary, cache: EntryCache, files: EntryWalk, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic]) {
+        self.diary = diary
+        self.cache = cache
+        self.files = files
+        self.items = items
+        self.parsed = parsed
+        self.diagnostics = diagnostics
+    }
+
+    public var count: Int { items.count }
+
+    /// The date of the k-th entry (oldest first).
+    public func date(_ k: Int) -> LocalDateTime { items[k].date }
+
+    /// The k-th entry (oldest first), without its body. The parts not asked for are left empty.
+    public func entry(_ k: Int, parts: EntryParts = .all) -> Entry {
+        let item = items[k]
+        if item.slot < 0 { return parsed[Int(item.file)]! }
+        let rel = files.rel(Int(item.file))
+        if let e = cache.entry(Int(item.slot), rel: rel, parts: parts) { return e }
+        // A payload that does not decode (the checksum makes this all but impossible): parse.
+        var e = diary.readEntry(rel).entry ?? Entry(id: Entry.id(ofPath: rel), path: rel, date: item.date, title: "", frontTags: [],
+                                                   inlineTags: [], mood: nil, template: nil, fields: [], codings: [], body: "",
+                                                   bodyStartLine: 1, words: 0, hasInk: false)
+        e.body = ""
+        return e
+    }
+
+    /// The entries at these positions, in their order, decoded on every core.
+    public func entries<C: Collection>(_ positions: C, parts: EntryParts = .all) -> [Entry] where C.Element == Int {
+        let ks = Array(positions)
+        if ks.count < 2048 { return ks.map { entry($0, parts: parts) } }
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return [Entry](unsafeUninitializedCapacity: ks.count) { buf, initialized in
+            let base = buf.baseAddress!
+            let per = (ks.count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for j in (w * per)..<min(ks.count, (w + 1) * per) { (base + j).initialize(to: entry(ks[j], parts: parts)) }
+            }
+            initialized = ks.count
+        }
     }
 }

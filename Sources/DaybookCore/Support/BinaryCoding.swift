@@ -32,6 +32,11 @@ struct BinaryWriter {
 
     mutating func double(_ d: Double) { uint(d.bitPattern) }
 
+    /// Eight bytes, little-endian: a checksum at a known place.
+    mutating func fixed64(_ v: UInt64) {
+        for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
+    }
+
     mutating func json(_ v: JSONValue) {
         switch v {
         case .null: bytes.append(0)
@@ -46,12 +51,14 @@ struct BinaryWriter {
 }
 
 /// Reads what BinaryWriter wrote; any inconsistency throws, so a damaged cache is rebuilt.
+/// It reads bytes it does not own (an array's storage, a mapped file): whoever makes a reader
+/// keeps them alive while it is used.
 struct BinaryReader {
     struct Damaged: Error {}
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var offset = 0
 
-    init(_ bytes: [UInt8], offset: Int = 0) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
@@ -87,7 +94,23 @@ struct BinaryReader {
         let n = Int(try uint())
         guard n >= 0, offset + n <= bytes.count else { throw Damaged() }
         defer { offset += n }
-        return bytes.withUnsafeBufferPointer { String(decoding: $0[offset..<(offset + n)], as: UTF8.self) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + n)]), as: UTF8.self)
+    }
+
+    /// Where a length-prefixed run of bytes (a string, a payload) lies, skipping over it.
+    mutating func span() throws -> Range<Int> {
+        let n = Int(try uint())
+        guard n >= 0, n <= bytes.count - offset else { throw Damaged() }
+        defer { offset += n }
+        return offset..<(offset + n)
+    }
+
+    mutating func fixed64() throws -> UInt64 {
+        guard offset + 8 <= bytes.count else { throw Damaged() }
+        var v: UInt64 = 0
+        for k in 0..<8 { v |= UInt64(bytes[offset + k]) << (8 * UInt64(k)) }
+        offset += 8
+        return v
     }
 
     mutating func optional<T>(_ read: (inout BinaryReader) throws -> T) throws -> T? {

@@ -15,6 +15,9 @@ final class Directory {
 
     deinit { closedir(dir) }
 
+    /// The folder's descriptor, for the *at() calls.
+    var descriptor: Int32 { dirfd(dir) }
+
     /// Every name in the folder except `.` and `..`, unsorted.
     var names: [String] {
         rewinddir(dir)
@@ -26,6 +29,34 @@ final class Directory {
             if name != "." && name != ".." { out.append(name) }
         }
         return out
+    }
+
+    /// Calls `body` with the bytes of every name except `.` and `..`, NUL-terminated (the NUL
+    /// not counted), valid during the call only.
+    func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        rewinddir(dir)
+        while let ent = readdir(dir) {
+            withUnsafeBytes(of: &ent.pointee.d_name) { raw in
+                let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let n = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                if (n == 1 && p[0] == 0x2E) || (n == 2 && p[0] == 0x2E && p[1] == 0x2E) { return }
+                body(UnsafeBufferPointer(start: p, count: n))
+            }
+        }
+    }
+
+    /// The stamp of a file in this folder named by a NUL-terminated string (symlinks followed).
+    func stamp(_ name: UnsafePointer<CChar>) -> FileStamp? {
+        var st = stat()
+        guard fstatat(dirfd(dir), name, &st, 0) == 0 else { return nil }
+        return FileStamp(st)
+    }
+
+    /// The lstat of a name in this folder (a symlink itself, not what it points to).
+    func lstat(_ name: String) -> stat? {
+        var st = stat()
+        guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return st
     }
 
     /// The stamp of a file in this folder (symlinks followed).

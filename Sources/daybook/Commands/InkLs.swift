@@ -16,7 +16,7 @@ struct InkLs: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         var rows: [(Entry, StrokeFile)] = []
-        for e in try filters.entries(of: diary, bodies: false) where e.hasInk {
+        for e in try filters.entries(of: diary, bodies: false, parts: .title) where e.hasInk {
             do {
                 if let (file, _) = try StrokeFile.load(entry: e.path, in: diary) { rows.append((e, file)) }
             } catch let err as DaybookError {

@@ -25,7 +25,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let entries = try filters.entries(of: diary, bodies: false)
+        let entries = try filters.entries(of: diary, bodies: false, parts: field != nil ? .all : by != nil ? [] : [.tags, .codings])
         let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday)
         let printer = StatsPrinter(field: field)
         if let by {

@@ -33,7 +33,7 @@ struct StreakCommand: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let goal = self.goal.flatMap(WritingGoal.init(parsing:)) ?? diary.config.goal
-        let entries = try filters.entries(of: diary, warn: !check, bodies: false)
+        let entries = try filters.entries(of: diary, warn: !check, bodies: false, parts: [])
         var perDay: [LocalDay: Int] = [:]
         for e in entries { perDay[e.date.day, default: 0] += 1 }
         if edits {

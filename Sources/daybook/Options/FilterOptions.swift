@@ -41,15 +41,18 @@ struct FilterOptions: ParsableArguments {
 
     /// The diary's entries that pass, oldest first; unreadable entries are warned about unless
     /// `warn` is false (`streak --check` prints nothing). Without `bodies` the entries come from
-    /// the cache with empty bodies, for commands that need only metadata.
-    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true) throws -> [Entry] {
+    /// the cache with empty bodies, for commands that need only metadata; `parts` leaves out what
+    /// a command does not look at (see EntryParts).
+    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all) throws -> [Entry] {
         let compiled = try compiled(for: diary)
-        var diags: [Diagnostic] = []
         let bar = ProgressBar("reading entries")
-        let all = diary.loadEntries(diagnostics: &diags, bodies: bodies, progress: bar.update)
+        let snapshot = diary.scanEntries(progress: bar.update)
         bar.finish()
+        var diags = snapshot.diagnostics
+        var chosen = compiled.select(snapshot, parts: parts)
+        if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags) }
-        return compiled.apply(all)
+        return chosen
     }
 }
 

@@ -125,6 +125,105 @@ final class EntryCacheTests: XCTestCase {
         try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: fresh\n---\na\n")
         _ = load()
         let cache = EntryCache(diary: diary)
-        XCTAssertTrue(cache.records.isEmpty)
+        XCTAssertEqual(cache.count, 0)
+    }
+}
+
+/// The snapshot reads lazily from the cache: what it gives must not depend on how it was read.
+final class EntrySnapshotTests: XCTestCase {
+    var tmp: URL!
+    var diary: Diary!
+
+    override func setUpWithError() throws {
+        FileStamp.racyWindow = 0
+        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-snapshot-\(UUID().uuidString)")
+        try Diary.create(at: tmp, name: nil)
+        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+    }
+
+    override func tearDownWithError() throws {
+        FileStamp.racyWindow = 2_000_000_000
+        try? FileManager.default.removeItem(at: tmp)
+    }
+
+    /// Writes `n` entries over several months, every fourth with codings, some with a stroke file.
+    func writeEntries(_ n: Int, salt: Int = 0) throws {
+        for i in 0..<n {
+            let day = LocalDay(year: 2026, month: 1, day: 1)!.adding(days: i * 3 + salt)
+            let dir = "entries/\(day.description.prefix(4))/\(day.description.dropFirst(5).prefix(2))"
+            try FileManager.default.createDirectory(at: diary.url(dir), withIntermediateDirectories: true)
+            var fm = "title: Entry \(i)\ndate: \(day)T0\(i % 10):30:00+01:00\ntags: [t\(i % 3), shared]\n"
+            if i % 2 == 0 { fm += "mood: \(i % 5 + 1)\nenergy: \(i)\n" }
+            if i % 4 == 0 { fm += "codes:\n  - trust\n  - code: care\n    quote: \"words \(i)\"\n    coder: ann\n" }
+            let name = "\(day)-0\(i % 10)30-entry-\(i)"
+            try "---\n\(fm)---\nSome words \(i) here #inline\(i % 2).\n".write(to: diary.url("\(dir)/\(name).md"), atomically: false, encoding: .utf8)
+        }
+    }
+
+    func describe(_ entries: [Entry]) -> [String] { entries.map { String(describing: $0) } }
+
+    func testPartsLeaveOutOnlyWhatWasNotAskedFor() throws {
+        try writeEntries(40)
+        let cold = diary.scanEntries()
+        let full = describe(cold.entries(0..<cold.count))
+        let warm = diary.scanEntries()
+        XCTAssertEqual(describe(warm.entries(0..<warm.count)), full, "a warm read gives what a cold one gave")
+        for k in 0..<warm.count {
+            let all = warm.entry(k), tags = warm.entry(k, parts: .tags), none = warm.entry(k, parts: [])
+            XCTAssertEqual(tags.tags, all.tags)
+            XCTAssertEqual(tags.title, "")
+            XCTAssertTrue(tags.codings.isEmpty)
+            XCTAssertEqual([none.id, none.path, none.date.description], [all.id, all.path, all.date.description])
+            XCTAssertEqual([none.mood, none.words, none.bodyStartLine], [all.mood, all.words, all.bodyStartLine])
+            let codings = warm.entry(k, parts: .codings)
+            XCTAssertEqual(codings.codings, all.codings)
+            XCTAssertEqual(codings.anchors, all.anchors)
+        }
+        XCTAssertNotNil(warm.entries(0..<warm.count).first { !$0.codings.isEmpty }?.anchors)
+    }
+
+    func testSelectingByDateDecodesTheSameEntriesAsFiltering() throws {
+        try writeEntries(30)
+        let snapshot = diary.scanEntries()
+        let all = snapshot.entries(0..<snapshot.count)
+        var f = EntryFilter()
+        f.from = "2026-02-01"; f.to = "2026-02-28"; f.last = 4
+        let c = try f.compile(clock: diary.clock, mondayFirst: true)
+        XCTAssertEqual(describe(c.select(snapshot)), describe(c.apply(all)))
+        XCTAssertEqual(c.select(snapshot).count, 4)
+        f.tags = ["t1"]; f.last = nil
+        let t = try f.compile(clock: diary.clock, mondayFirst: true)
+        XCTAssertEqual(t.select(snapshot, parts: []).map(\.id), t.apply(all).map(\.id), "a filter decodes the parts it needs")
+        XCTAssertEqual(t.select(snapshot, parts: .all).map(\.id), t.apply(all).map(\.id))
+        XCTAssertFalse(t.select(snapshot, parts: .all).isEmpty)
+    }
+
+    func testFilesAddedBetweenCachedOnesAreReadInOrder() throws {
+        try writeEntries(20)
+        _ = diary.scanEntries()
+        // New files land between cached ones (days 1, 4, 7, … then 2, 5, 8, …), one is removed.
+        try writeEntries(10, salt: 1)
+        let first = try FileManager.default.contentsOfDirectory(atPath: diary.url("entries/2026/01").path).sorted()[0]
+        try FileManager.default.removeItem(at: diary.url("entries/2026/01/\(first)"))
+        let warm = diary.scanEntries()
+        try FileManager.default.removeItem(at: diary.stateFolder.appendingPathComponent("cache"))
+        let cold = diary.scanEntries()
+        XCTAssertEqual(warm.count, 29)
+        XCTAssertEqual(describe(warm.entries(0..<warm.count)), describe(cold.entries(0..<cold.count)))
+        XCTAssertEqual(warm.entries(0..<warm.count).map(\.date), warm.entries(0..<warm.count).map(\.date).sorted())
+    }
+
+    func testAnySingleDamagedByteMeansARebuildNeverAWrongEntry() throws {
+        try writeEntries(6)
+        let truth = describe(diary.scanEntries().entries(0..<6))
+        let file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
+        let good = try Data(contentsOf: file)
+        for i in stride(from: 0, to: good.count, by: max(1, good.count / 97)) {
+            var bad = good
+            bad[i] ^= 0x20
+            try bad.write(to: file)
+            let s = diary.scanEntries()
+            XCTAssertEqual(describe(s.entries(0..<s.count)), truth, "byte \(i) flipped")
+        }
     }
 }

@@ -94,7 +94,7 @@ struct CodeAdd: ParsableCommand {
     }
 
     static func short(_ s: String) -> String {
-        let one = s.replacingOccurrences(of: "\n", with: " ")
+        let one = s.contains("\n") ? s.replacingOccurrences(of: "\n", with: " ") : s
         return one.count > 60 ? String(one.prefix(57)) + "…" : one
     }
 }

@@ -27,14 +27,15 @@ struct CodeLs: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let wanted = try code.map { try CodeCommand.matcher(CodeCommand.name($0), book: Codebook.load(diary)) }
-        // Metadata from the cache; a body is read only to place the codings of an entry listed,
-        // and not kept, so memory stays bounded on a large diary.
+        // Metadata from the cache, where the codings' places in the body are kept too; a body is
+        // read only when they are not known, and not kept, so memory stays bounded.
         var groups: [(Entry, [(coding: Coding, anchor: QuoteAnchor?)])] = []
-        for e in try filters.entries(of: diary, bodies: false) {
-            let hits = e.codings.filter { c in wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
+        for e in try filters.entries(of: diary, bodies: false, parts: [.title, .codings]) {
+            let hits = e.codings.indices.filter { k in let c = e.codings[k]; return wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
             guard !hits.isEmpty else { continue }
-            let body = diary.readBody(e.path) ?? ""
-            groups.append((e, hits.map { ($0, QuoteAnchor.locate($0, in: body)) }))
+            let anchors = e.anchors.flatMap { $0.count == e.codings.count ? $0 : nil }
+                ?? { let body = diary.readBody(e.path) ?? ""; return e.codings.map { QuoteAnchor.locate($0, in: body) } }()
+            groups.append((e, hits.map { (e.codings[$0], anchors[$0]) }))
         }
         let headers = ["entry", "date", "title", "code", "quote", "memo", "coder"]
         func cells(_ e: Entry, _ c: Coding) -> [String?] { [e.id, e.date.description, e.title, c.code, c.quote, c.memo, c.coder] }
