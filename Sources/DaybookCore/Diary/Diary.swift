@@ -12,6 +12,8 @@ public final class Diary {
     public let templateMoodScales: TemplateMoodScales
     /// How a path below the root is shown: this, then the path (see `displayPath`).
     private let displayPrefix: String
+    /// The root's path with a slash: file paths for thousands of reads without URL work.
+    private let rootPrefix: String
 
     public var entriesFolder: URL { root.appendingPathComponent("entries") }
     public var stateFolder: URL { root.appendingPathComponent(".daybook") }
@@ -28,6 +30,7 @@ public final class Diary {
         self.workingDirectory = workingDirectory
         templateMoodScales = TemplateMoodScales(folder: root.appendingPathComponent("templates"))
         displayPrefix = String(Diary.displayPath(root.appendingPathComponent("x"), relativeTo: workingDirectory).dropLast())
+        rootPrefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
     }
 
     // MARK: Finding and opening
@@ -208,12 +211,12 @@ public final class Diary {
 
     /// Reads one entry file.
     public func readEntry(_ rel: String) -> EntryParser.Outcome {
-        let url = self.url(rel)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else {
             return EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
         }
+        let data = Data(bytes.dropLast()) // the reader ends its bytes with a NUL for the stroke parser
         let inkRel = StrokeFile.path(ofEntry: rel)
-        let inkBytes = StrokeFile.read(self.url(inkRel))
+        let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
         var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
         // Highlighter codes are codings of the entry; a broken stroke file costs them, not the entry.
         if let inkBytes, outcome.entry != nil {

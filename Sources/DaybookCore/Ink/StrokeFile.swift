@@ -98,8 +98,10 @@ public struct StrokeFile: Equatable, Sendable {
 
     /// A file's bytes followed by a 0 byte, read straight into one array: a stroke file of a
     /// million points is 40 MB, and Data plus a copy would double that.
-    public static func read(_ url: URL) -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    public static func read(_ url: URL) -> [UInt8]? { read(path: url.path) }
+
+    public static func read(path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
