@@ -33,12 +33,14 @@ struct StreakCommand: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let goal = self.goal.flatMap(WritingGoal.init(parsing:)) ?? diary.config.goal
-        let entries = try filters.entries(of: diary, warn: !check, bodies: false, parts: [])
+        // Dates are all a streak needs: the entries themselves are decoded only for --edits.
+        let (snapshot, chosen) = try filters.positions(of: diary, warn: !check)
         var perDay: [LocalDay: Int] = [:]
-        for e in entries { perDay[e.date.day, default: 0] += 1 }
+        for k in chosen { perDay[snapshot.date(k).day, default: 0] += 1 }
         if edits {
+            let ids = Set(snapshot.entries(chosen, parts: []).map(\.id))
             // A day with changes only still shows on the calendar, at the lowest level.
-            for day in try Streak.editedDays(in: diary.repository(), ids: Set(entries.map(\.id))) where perDay[day] == nil {
+            for day in try Streak.editedDays(in: diary.repository(), ids: ids) where perDay[day] == nil {
                 perDay[day] = 1
             }
         }

@@ -57,6 +57,17 @@ struct FilterOptions: ParsableArguments {
 }
 
 extension FilterOptions {
+    /// The diary's snapshot and the positions in it of the entries that pass, for commands that
+    /// need little more than dates (nothing is decoded for a date-only filter).
+    func positions(of diary: Diary, warn: Bool = true) throws -> (EntrySnapshot, [Int]) {
+        let compiled = try compiled(for: diary)
+        let bar = ProgressBar("reading entries")
+        let snapshot = diary.scanEntries(progress: bar.update)
+        bar.finish()
+        if warn { Terminal.warnings(snapshot.diagnostics) }
+        return (snapshot, compiled.positions(snapshot))
+    }
+
     /// The filter checked against the diary's clock, week start and codebook, for commands that
     /// read entries themselves.
     func compiled(for diary: Diary) throws -> CompiledFilter {
