@@ -83,13 +83,17 @@ final class EntryCache: @unchecked Sendable {
         var ink: FileStamp?
         var entry: Entry?
         var problems: [DaybookError]
+        /// False when a problem lies outside the entry file (its stroke file): then the parse is
+        /// not kept, so the warning comes again.
+        var cacheable = true
     }
 
-    static let magic = "daybook-entry-cache 3\n"
+    static let magic = "daybook-entry-cache 4\n"
     let file: URL
     let fingerprint: String
-    /// The cache file, mapped read-only (the page cache's pages, not a copy).
-    private var map: MappedFile?
+    /// The cache file mapped read-only (the page cache's pages, not a copy), or the bytes this
+    /// run wrote.
+    private var map: CacheBytes?
     private var bytes: UnsafeBufferPointer<UInt8> { map?.bytes ?? UnsafeBufferPointer(start: nil, count: 0) }
     private var slots: [Slot] = []
     private var inks: [FileStamp] = []
@@ -170,16 +174,25 @@ final class EntryCache: @unchecked Sendable {
     }
 
     private func load() {
-        guard let m = MappedFile(file.path), m.bytes.count > 8, m.bytes.count < Int(Int32.max) else { return }
+        guard let m = MappedFile(file.path) else { return }
+        adopt(m)
+    }
+
+    /// Reads the record headers of a cache's bytes; any damage leaves the cache empty.
+    @discardableResult
+    private func adopt(_ m: CacheBytes) -> Bool {
         map = m
+        slots = []
+        inks = []
         do {
+            guard bytes.count > 8, bytes.count < Int(Int32.max) else { throw BinaryReader.Damaged() }
             let body = bytes.count - 8
             let sum = EntryCache.checksum(UnsafeBufferPointer(rebasing: bytes[..<body]))
             var tail = BinaryReader(bytes, offset: body)
             guard try tail.fixed64() == sum else { throw BinaryReader.Damaged() }
             var r = BinaryReader(UnsafeBufferPointer(rebasing: bytes[..<body]))
             guard try r.string() == EntryCache.magic, try r.string() == fingerprint else { throw BinaryReader.Damaged() }
-            let n = Int(try r.uint())
+            let n = Int(clamping: try r.fixed64())
             guard n <= body else { throw BinaryReader.Damaged() }
             var out: [Slot] = []
             out.reserveCapacity(n)
@@ -202,44 +215,69 @@ final class EntryCache: @unchecked Sendable {
             }
             guard r.offset == body else { throw BinaryReader.Damaged() }
             slots = out
+            return true
         } catch {
             map = nil
             slots = []
             inks = []
+            return false
         }
     }
 
-    /// Writes the cache for the files of a walk, in its order: `kept(i)` is the slot still valid
-    /// for file i (copied as it is), else `fresh(i)` has the file's new parse. Racily clean files
-    /// are left out, to be parsed again next time. Atomic: a concurrent reader sees the old or the
-    /// new file; not flushed, since a damaged cache is only rebuilt.
-    func save(count: Int, kept: (Int) -> Int?, fresh: (Int) -> Fresh?) {
-        var w = BinaryWriter()
-        w.string(EntryCache.magic)
-        w.string(fingerprint)
-        var records = BinaryWriter()
-        records.bytes.reserveCapacity(bytes.count)
-        var n = 0
-        for i in 0..<count {
-            if let k = kept(i) {
-                records.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(slots[k].record)..<Int(slots[k].recordEnd)]))
-                n += 1
-            } else if let f = fresh(i), !f.stamp.isRacy(now: now), !(f.ink?.isRacy(now: now) ?? false) {
-                EntryCache.writeRecord(&records, f)
-                n += 1
-            }
-        }
-        w.uint(UInt64(n))
-        w.bytes.append(contentsOf: records.bytes)
-        records = BinaryWriter()
-        let sum = w.bytes.withUnsafeBufferPointer { EntryCache.checksum($0) }
-        w.fixed64(sum)
+    /// The next cache, written record by record in walk order while the files are gone through:
+    /// a slot still valid is copied as it is, a fresh parse is encoded and can then be dropped.
+    struct Writer {
+        fileprivate var w = BinaryWriter()
+        fileprivate var countAt = 0
+        fileprivate(set) var count = 0
+        let now: Int
+    }
+
+    func writer() -> Writer {
+        var out = Writer(now: now)
+        out.w.bytes.reserveCapacity(bytes.count + 4096)
+        out.w.string(EntryCache.magic)
+        out.w.string(fingerprint)
+        out.countAt = out.w.bytes.count
+        out.w.fixed64(0) // the number of records, filled in by `finish`
+        return out
+    }
+
+    /// Copies slot k into the next cache; returns its slot there.
+    func copy(_ k: Int, into out: inout Writer) -> Int {
+        out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(slots[k].record)..<Int(slots[k].recordEnd)]))
+        out.count += 1
+        return out.count - 1
+    }
+
+    /// Adds a fresh parse to the next cache and returns its slot there, or nil for a parse that is
+    /// not kept: racily clean files (changed in the last moments) and warnings about other files.
+    func add(_ f: Fresh, into out: inout Writer) -> Int? {
+        guard f.cacheable, !f.stamp.isRacy(now: now), !(f.ink?.isRacy(now: now) ?? false) else { return nil }
+        EntryCache.writeRecord(&out.w, f)
+        out.count += 1
+        return out.count - 1
+    }
+
+    /// Writes the next cache (atomically: a concurrent reader sees the old or the new file; not
+    /// flushed, since a damaged cache is only rebuilt) and reads on from it; the slots `copy` and
+    /// `add` returned are this cache's slots from now on. False when the bytes do not read back.
+    @discardableResult
+    func finish(_ out: Writer) -> Bool {
+        var out = out
+        let n = UInt64(out.count)
+        for k in 0..<8 { out.w.bytes[out.countAt + k] = UInt8(truncatingIfNeeded: n >> (8 * UInt64(k))) }
+        let sum = out.w.bytes.withUnsafeBufferPointer { EntryCache.checksum($0) }
+        out.w.fixed64(sum)
         do {
             try AtomicFile.makeDirectory(file.deletingLastPathComponent())
-            try AtomicFile.write(Data(w.bytes), to: file, sync: false)
+            try out.w.bytes.withUnsafeMutableBytes { raw in
+                try AtomicFile.write(Data(bytesNoCopy: raw.baseAddress!, count: raw.count, deallocator: .none), to: file, sync: false)
+            }
         } catch {
             // A cache that cannot be written costs time, never correctness.
         }
+        return adopt(OwnedBytes(out.w.bytes))
     }
 
     /// A 64-bit hash of the bytes, eight at a time: enough to tell a damaged file.
@@ -355,9 +393,30 @@ final class EntryCache: @unchecked Sendable {
     }
 }
 
+/// Bytes a cache reads from, kept alive while it reads.
+class CacheBytes: @unchecked Sendable {
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+}
+
+/// Bytes held in memory (a cache this run wrote).
+final class OwnedBytes: CacheBytes, @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<UInt8>
+
+    init(_ array: [UInt8]) {
+        storage = UnsafeMutableBufferPointer.allocate(capacity: max(1, array.count))
+        _ = storage.initialize(from: array)
+        count = array.count
+    }
+
+    private let count: Int
+    override var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: storage[..<count]) }
+    deinit { storage.deallocate() }
+}
+
 /// A file mapped read-only into memory, unmapped when the last reference goes.
-final class MappedFile: @unchecked Sendable {
-    let bytes: UnsafeBufferPointer<UInt8>
+final class MappedFile: CacheBytes, @unchecked Sendable {
+    private let mapped: UnsafeBufferPointer<UInt8>
+    override var bytes: UnsafeBufferPointer<UInt8> { mapped }
 
     init?(_ path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -367,8 +426,8 @@ final class MappedFile: @unchecked Sendable {
         guard fstat(fd, &st) == 0, st.st_size > 0 else { return nil }
         let size = Int(st.st_size)
         guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), p != MAP_FAILED else { return nil }
-        bytes = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)
+        mapped = UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: size)
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+    deinit { munmap(UnsafeMutableRawPointer(mutating: mapped.baseAddress), mapped.count) }
 }

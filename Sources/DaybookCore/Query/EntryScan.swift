@@ -137,60 +137,73 @@ extension Diary {
         for i in 0..<files.count {
             if let s = cache.slot(files, i) { slotOf[i] = Int32(s) } else { misses.append(i) }
         }
-        var parsed = [EntryParser.Outcome?](repeating: nil, count: misses.count)
-        let report = misses.count >= 1000 ? progress : nil
-        let chunk = 512
-        parsed.withUnsafeMutableBufferPointer { slots in
-            let slots = slots
-            for first in stride(from: 0, to: misses.count, by: chunk) {
-                let count = min(chunk, misses.count - first)
-                DispatchQueue.concurrentPerform(iterations: count) { j in
-                    var outcome = readEntry(files.rel(misses[first + j]))
-                    outcome.entry?.body = ""
-                    slots[first + j] = outcome
-                }
-                report?(first + count, misses.count)
-            }
-        }
-        // Problems of files from the cache are located in the file itself; a fresh parse may also
-        // warn about its stroke file, and such a parse is not cached (it is redone next time).
+        // The next cache is written as the files are gone through, so fresh parses (every entry,
+        // on a cold cache) are encoded and dropped rather than all held in memory.
+        var writer = !misses.isEmpty || cache.count != files.count ? cache.writer() : nil
         var diagnostics: [Diagnostic] = []
-        var fresh: [Int: EntryCache.Fresh] = [:]
         var parsedEntries: [Int: Entry] = [:]
         var items: [EntrySnapshot.Item] = []
         items.reserveCapacity(files.count)
-        var nextMiss = 0
-        for i in 0..<files.count {
-            if slotOf[i] >= 0 {
-                let s = Int(slotOf[i])
-                if let date = cache.date(s) {
-                    items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: slotOf[i]))
-                } else {
-                    let shown = displayPath(files.rel(i))
-                    diagnostics += (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
-                        var p = p
-                        p.location?.path = shown
-                        return Diagnostic(p)
+        var next = 0
+        func consume(upTo end: Int, parsed: (Int) -> EntryParser.Outcome?) {
+            while next < end {
+                let i = next
+                next += 1
+                if slotOf[i] >= 0 {
+                    let s = Int(slotOf[i])
+                    let slot = writer == nil ? s : cache.copy(s, into: &writer!)
+                    if let date = cache.date(s) {
+                        items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot)))
+                    } else {
+                        let shown = displayPath(files.rel(i))
+                        diagnostics += (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
+                            var p = p
+                            p.location?.path = shown
+                            return Diagnostic(p)
+                        }
                     }
+                    continue
                 }
-                continue
-            }
-            guard nextMiss < misses.count, misses[nextMiss] == i, let outcome = parsed[nextMiss] else { continue }
-            parsed[nextMiss] = nil
-            nextMiss += 1
-            let f = files.files[i]
-            let shown = displayPath(files.rel(i))
-            if outcome.problems.allSatisfy({ $0.location?.path == shown }) {
-                fresh[i] = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems)
-            }
-            diagnostics += outcome.problems.map { Diagnostic($0) }
-            if let e = outcome.entry {
-                parsedEntries[i] = e
-                items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: -1))
+                guard let outcome = parsed(i) else { continue }
+                let f = files.files[i]
+                let shown = displayPath(files.rel(i))
+                // A problem of another file (a broken stroke file) is not cached: it is told again.
+                let fresh = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
+                                             cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
+                diagnostics += outcome.problems.map { Diagnostic($0) }
+                let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
+                if let e = outcome.entry {
+                    if slot == nil { parsedEntries[i] = e }
+                    items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: Int32(slot ?? -1)))
+                }
             }
         }
-        if !misses.isEmpty || cache.count != files.count {
-            cache.save(count: files.count, kept: { slotOf[$0] >= 0 ? Int(slotOf[$0]) : nil }, fresh: { fresh[$0] })
+        // Files the cache does not hold are parsed on every core, a chunk at a time.
+        let report = misses.count >= 1000 ? progress : nil
+        let chunk = 512
+        for first in stride(from: 0, to: misses.count, by: chunk) {
+            let count = min(chunk, misses.count - first)
+            var parsed = [EntryParser.Outcome?](repeating: nil, count: count)
+            parsed.withUnsafeMutableBufferPointer { slots in
+                let slots = slots
+                DispatchQueue.concurrentPerform(iterations: count) { j in
+                    var outcome = readEntry(files.rel(misses[first + j]))
+                    outcome.entry?.body = ""
+                    slots[j] = outcome
+                }
+            }
+            var k = 0
+            consume(upTo: misses[first + count - 1] + 1) { i in
+                while k < count, misses[first + k] < i { k += 1 }
+                return k < count && misses[first + k] == i ? parsed[k] : nil
+            }
+            report?(first + count, misses.count)
+        }
+        consume(upTo: files.count) { _ in nil }
+        if let writer, !cache.finish(writer) {
+            // The bytes just written do not read back (cannot happen short of a bug): every entry
+            // is then read from its file when asked for.
+            for k in items.indices where items[k].slot >= 0 { items[k].slot = -2 }
         }
         // Oldest first; entries of the same moment by id. Paths are in date order already for the
         // most part, which the sort is quick to see.
@@ -257,7 +270,7 @@ public final class EntrySnapshot: @unchecked Sendable {
         var date: LocalDateTime
         /// The file in walk order.
         var file: Int32
-        /// The cache slot, or -1 for a file parsed in this run.
+        /// The cache slot, -1 for a file parsed in this run and not cached, -2 for one to read again.
         var slot: Int32
     }
 
@@ -286,9 +299,9 @@ public final class EntrySnapshot: @unchecked Sendable {
     /// The k-th entry (oldest first), without its body. The parts not asked for are left empty.
     public func entry(_ k: Int, parts: EntryParts = .all) -> Entry {
         let item = items[k]
-        if item.slot < 0 { return parsed[Int(item.file)]! }
+        if item.slot == -1, let e = parsed[Int(item.file)] { return e }
         let rel = files.rel(Int(item.file))
-        if let e = cache.entry(Int(item.slot), rel: rel, parts: parts) { return e }
+        if item.slot >= 0, let e = cache.entry(Int(item.slot), rel: rel, parts: parts) { return e }
         // A payload that does not decode (the checksum makes this all but impossible): parse.
         var e = diary.readEntry(rel).entry ?? Entry(id: Entry.id(ofPath: rel), path: rel, date: item.date, title: "", frontTags: [],
                                                    inlineTags: [], mood: nil, template: nil, fields: [], codings: [], body: "",
