@@ -46,8 +46,8 @@ public enum CodeStatistics {
         let index = Dictionary(codes.enumerated().map { ($1, $0) }) { a, _ in a }
         var m = Array(repeating: Array(repeating: 0, count: codes.count), count: codes.count)
         for e in entries {
-            let segments: [(Int, QuoteAnchor)] = e.codings.compactMap { c in
-                guard let i = index[c.code], let a = QuoteAnchor.locate(c, in: e.body) else { return nil }
+            let segments: [(Int, QuoteAnchor)] = e.codings.indices.compactMap { k in
+                guard let i = index[e.codings[k].code], let a = e.anchor(k) else { return nil }
                 return (i, a)
             }
             for (n, (i, a)) in segments.enumerated() {

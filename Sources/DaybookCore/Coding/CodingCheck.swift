@@ -17,7 +17,9 @@ public struct CodingCheck: DiaryCheck {
                 .flatMap { try? EntryText($0, path: path) }
                 .map { CodingLines($0).located } ?? []
             var seen: [Coding] = []
-            for c in e.codings {
+            // The body is read only for an orphaned quote, to say how often it does occur.
+            var body: String?
+            for (k, c) in e.codings.enumerated() {
                 // The n-th front-matter coding equal to this one sits on the n-th such line.
                 var at = SourceLocation(path: path)
                 if c.source == .frontMatter, let i = unplaced.firstIndex(where: { $0.coding == c }) {
@@ -27,8 +29,9 @@ public struct CodingCheck: DiaryCheck {
                     at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
                 }
                 let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
-                if let q = c.quote, QuoteAnchor.locate(q, occurrence: c.occurrence ?? 1, in: e.body) == nil {
-                    let n = QuoteAnchor.count(of: q, in: e.body)
+                if let q = c.quote, e.anchor(k) == nil {
+                    if body == nil { body = e.body.isEmpty ? diary.readBody(e.path) ?? "" : e.body }
+                    let n = QuoteAnchor.count(of: q, in: body ?? "")
                     let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
                     out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: at))
                 }

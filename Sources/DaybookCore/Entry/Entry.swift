@@ -27,6 +27,13 @@ public struct Entry: Sendable {
     /// worked out when the file is parsed, so listing codings needs no body. Nil when not known.
     public var anchors: [QuoteAnchor?]? = nil
 
+    /// Where the k-th coding applies: the anchor worked out at parse time when there is one,
+    /// else found in the body (which must then be read).
+    public func anchor(_ k: Int) -> QuoteAnchor? {
+        if let anchors, anchors.count == codings.count { return anchors[k] }
+        return QuoteAnchor.locate(codings[k], in: body)
+    }
+
     /// The entry id a path names: the file name without `.md`.
     public static func id(ofPath path: String) -> String {
         var path = path

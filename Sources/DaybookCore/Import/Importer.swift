@@ -10,11 +10,23 @@ public struct ImportPlan {
 public enum Importer {
     /// Which records would be created; nothing is written.
     public static func plan(_ batch: ImportBatch, diary: Diary) -> ImportPlan {
-        var diags: [Diagnostic] = []
-        var seen = Set(diary.loadEntries(diagnostics: &diags).map { key($0.date, $0.body) })
+        // Entries already there, by moment; a body is read only for an entry of the same moment
+        // as one imported, so memory does not grow with the diary's text.
+        let snapshot = diary.scanEntries()
+        var atMoment: [Int: [Int]] = [:]
+        for k in 0..<snapshot.count {
+            let d = snapshot.date(k)
+            atMoment[d.wallSeconds - d.offset, default: []].append(k)
+        }
+        var seen = Set<String>()
         var out: [ImportedEntry] = []
         var duplicates = 0
         for item in batch.entries {
+            let moment = item.draft.date.wallSeconds - item.draft.date.offset
+            for k in atMoment.removeValue(forKey: moment) ?? [] {
+                let e = snapshot.entry(k, parts: [])
+                if let body = diary.readBody(e.path) { seen.insert(key(e.date, body)) }
+            }
             let id = Slug.id(date: item.draft.date, title: item.draft.title)
             if seen.insert(key(item.draft.date, item.finalBody(id: id))).inserted { out.append(item) } else { duplicates += 1 }
         }

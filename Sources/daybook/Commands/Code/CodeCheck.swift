@@ -14,7 +14,7 @@ struct CodeCheck: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         var diags: [Diagnostic] = []
-        let entries = diary.loadEntries(diagnostics: &diags)
+        let entries = diary.loadEntries(diagnostics: &diags, bodies: false)
         Terminal.warnings(diags)
         let problems = try CodingCheck().problems(in: diary, entries: entries)
         for p in problems { Terminal.out((p.location.map { "\($0): " } ?? "") + "\(p.severity.rawValue): \(p.message)") }

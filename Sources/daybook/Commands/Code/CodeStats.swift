@@ -30,7 +30,7 @@ struct CodeStats: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let entries = try filters.entries(of: diary)
+        let entries = try filters.entries(of: diary, bodies: false)
         let uses = CodeStatistics.uses(entries)
         if agreement.count == 2 {
             try showAgreement(Agreement.compute(entries, coderA: agreement[0], coderB: agreement[1]), units: entries.count)
