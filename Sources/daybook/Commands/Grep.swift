@@ -42,14 +42,42 @@ struct GrepCommand: ParsableCommand {
         options.before = before ?? context ?? 0
         options.after = after ?? context ?? 0
         options.frontMatter = frontMatter
+        options.output = l ? .exists : c ? .count : .lines
         let grep = try Grep(pattern, options: options)
         let filter = try filters.compiled(for: diary)
         let printer = GrepPrinter(mode: l ? .paths : c ? .counts : .lines, json: json, showsContext: options.before + options.after > 0)
         var any = false
-        grep.search(diary, filter: filter, problem: Terminal.warning) { result in
+        let shown = DisplayPaths(diary)
+        let bar = ProgressBar("indexing words")
+        grep.search(diary, filter: filter, index: WordIndexPolicy(environment: global.environment), progress: bar.update,
+                    problem: { bar.finish(); Terminal.warning($0) }) { result in
+            bar.finish()
             any = true
-            printer.print(result, path: diary.displayPath(result.path))
+            printer.print(result, path: shown.path(result.path))
         }
+        bar.finish()
         if !any { throw DaybookError.nothing("") }
+    }
+}
+
+/// `Diary.displayPath` for the many files of one search, with the working directory's forms
+/// worked out once instead of a URL and a symlink resolution per file.
+struct DisplayPaths {
+    let root: String
+    let cwd: String
+    let real: String
+
+    init(_ diary: Diary) {
+        root = diary.root.path
+        cwd = diary.workingDirectory.standardizedFileURL.path
+        real = diary.workingDirectory.resolvingSymlinksInPath().path
+    }
+
+    func path(_ rel: String) -> String {
+        let p = root.hasSuffix("/") ? root + rel : root + "/" + rel
+        if cwd == "/" { return p }
+        if p.hasPrefix(cwd + "/") { return String(p.dropFirst(cwd.count + 1)) }
+        if p.hasPrefix(real + "/") { return String(p.dropFirst(real.count + 1)) }
+        return p
     }
 }
