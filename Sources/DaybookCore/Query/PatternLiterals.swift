@@ -22,7 +22,7 @@ enum PatternLiterals {
     }
 
     private static func lower(_ u: Unicode.Scalar) -> Character {
-        ("A"..."Z").contains(u) ? Character(Unicode.Scalar(u.value + 32)!) : Character(u)
+        ("A"..."Z").contains(u) ? Character(Unicode.Scalar(UInt8(u.value) + 32)) : Character(u)
     }
 
     /// A fixed string: its word-byte runs.

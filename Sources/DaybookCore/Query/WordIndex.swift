@@ -110,7 +110,8 @@ final class WordIndex {
         let off = docCount * WordIndex.docRecord + Int(WordIndex.u32(docs, r)), len = Int(WordIndex.u32(docs, r + 4))
         var rel = rel
         return rel.withUTF8 { p in
-            p.count == len && docs.withUnsafeBufferPointer { memcmp($0.baseAddress! + off, p.baseAddress!, len) == 0 }
+            guard p.count == len, len > 0, let a = p.baseAddress else { return p.count == len }
+            return docs.withUnsafeBufferPointer { d in d.baseAddress.map { memcmp($0 + off, a, len) == 0 } ?? false }
         }
     }
 

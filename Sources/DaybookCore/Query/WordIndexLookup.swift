@@ -24,7 +24,7 @@ public struct WordIndexPolicy: Sendable {
 final class WordIndexLookup {
     let diary: Diary
     /// Every entry file, sorted as the walk sorts them.
-    let files: [(rel: String, stamp: FileStamp, ink: FileStamp?)]
+    let files: [(rel: String, stamp: FileStamp)]
     /// When the walk began (ns): an index built from it claims no later time.
     let walkedAt: Int
     private(set) var index: WordIndex?
@@ -34,12 +34,19 @@ final class WordIndexLookup {
     /// Files new, changed or gone since the build, and racy ones that a rebuild now would settle.
     private(set) var stale = 0
 
-    init(_ diary: Diary) {
+    /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index.
+    init(_ diary: Diary, files: [(rel: String, stamp: FileStamp)], walkedAt: Int) {
         self.diary = diary
-        walkedAt = WordIndexLookup.now()
-        files = diary.walkEntryFiles()
+        self.files = files
+        self.walkedAt = walkedAt
         index = WordIndex.open(WordIndex.file(of: diary))
         match()
+    }
+
+    /// Walks the entry files and matches them with the index.
+    convenience init(_ diary: Diary) {
+        let walkedAt = WordIndexLookup.now()
+        self.init(diary, files: diary.walkEntryFiles().map { ($0.rel, $0.stamp) }, walkedAt: walkedAt)
     }
 
     static func now() -> Int {
@@ -64,7 +71,7 @@ final class WordIndexLookup {
         guard (try? AtomicFile.makeDirectory(folder)) != nil, access(folder.path, W_OK) == 0 else { return }
         WordIndexLookup.removeLeftovers(in: folder, of: url.lastPathComponent)
         do {
-            try WordIndex.build(diary, files: files.map { ($0.rel, $0.stamp) }, builtAt: walkedAt, to: url, progress: progress)
+            try WordIndex.build(diary, files: files, builtAt: walkedAt, to: url, progress: progress)
         } catch {
             return // an index that cannot be written costs time, never correctness
         }

@@ -65,19 +65,22 @@ struct GrepCommand: ParsableCommand {
 struct DisplayPaths {
     let root: String
     let cwd: String
-    let real: String
+    /// The working directory and its symlinks resolved, each with a slash after it.
+    let below: String
+    let belowReal: String
 
     init(_ diary: Diary) {
-        root = diary.root.path
+        root = diary.root.path.hasSuffix("/") ? diary.root.path : diary.root.path + "/"
         cwd = diary.workingDirectory.standardizedFileURL.path
-        real = diary.workingDirectory.resolvingSymlinksInPath().path
+        below = cwd + "/"
+        belowReal = diary.workingDirectory.resolvingSymlinksInPath().path + "/"
     }
 
     func path(_ rel: String) -> String {
-        let p = root.hasSuffix("/") ? root + rel : root + "/" + rel
+        let p = root + rel
         if cwd == "/" { return p }
-        if p.hasPrefix(cwd + "/") { return String(p.dropFirst(cwd.count + 1)) }
-        if p.hasPrefix(real + "/") { return String(p.dropFirst(real.count + 1)) }
+        if p.hasPrefix(below) { return String(p.dropFirst(below.count)) }
+        if p.hasPrefix(belowReal) { return String(p.dropFirst(belowReal.count)) }
         return p
     }
 }
