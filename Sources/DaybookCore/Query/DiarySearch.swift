@@ -28,20 +28,20 @@ extension Grep {
     /// calling `found` for each entry with a match and `problem` for each unreadable entry. The
     /// filter works on cached metadata; the word index (`index`) leaves out files that lack a
     /// word the pattern needs; the remaining files are read a batch at a time, searched on
-    /// every core, and reported in order. `progress` hears (files, of files) while the index
-    /// is built.
+    /// every core, and reported in order. `reading` hears (files, of files) while many entries
+    /// are parsed afresh (a cold metadata cache), `indexing` while the index is built.
     public func search(_ diary: Diary, filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
-                       progress: ((Int, Int) -> Void)? = nil, problem: (Diagnostic) -> Void,
-                       found: (GrepResult) throws -> Void) rethrows {
+                       reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
+                       problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Void) rethrows {
         // The walk of the entry files and the index are read on another core meanwhile.
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
         let lookup = LookupInBackground(runs.isEmpty ? nil : diary)
         var unreadable: [Diagnostic] = []
-        var passing = filter.apply(diary.loadEntries(diagnostics: &unreadable, bodies: false)).map { (id: $0.id, path: $0.path) }
+        var passing = filter.apply(diary.loadEntries(diagnostics: &unreadable, bodies: false, progress: reading)).map { (id: $0.id, path: $0.path) }
         if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
         unreadable.forEach(problem)
         if passing.count >= max(1, policy.minimumEntries), let lookup = lookup.result(),
-           let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: progress) {
+           let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: indexing) {
             passing = passing.indices.filter { keep[$0] }.map { passing[$0] }
         }
         let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }

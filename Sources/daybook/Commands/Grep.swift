@@ -48,14 +48,17 @@ struct GrepCommand: ParsableCommand {
         let printer = GrepPrinter(mode: l ? .paths : c ? .counts : .lines, json: json, showsContext: options.before + options.after > 0)
         var any = false
         let shown = DisplayPaths(diary)
-        let bar = ProgressBar("indexing words")
-        grep.search(diary, filter: filter, index: WordIndexPolicy(environment: global.environment), progress: bar.update,
-                    problem: { bar.finish(); Terminal.warning($0) }) { result in
-            bar.finish()
+        // One bar at a time: entries are read, then the index is built, then results come.
+        let reading = ProgressBar("reading entries"), indexing = ProgressBar("indexing words")
+        func clear() { reading.finish(); indexing.finish() }
+        grep.search(diary, filter: filter, index: WordIndexPolicy(environment: global.environment),
+                    reading: reading.update, indexing: { reading.finish(); indexing.update($0, of: $1) },
+                    problem: { clear(); Terminal.warning($0) }) { result in
+            clear()
             any = true
             printer.print(result, path: shown.path(result.path))
         }
-        bar.finish()
+        clear()
         if !any { throw DaybookError.nothing("") }
     }
 }
