@@ -53,15 +53,20 @@ final class FileBytes {
     /// Reads the whole file `rel` of the folder `root`; false when it cannot be read.
     func read(_ rel: String, in root: String) -> Bool {
         count = 0
-        let utf8 = rel.utf8
-        let slash = utf8.lastIndex(of: UInt8(ascii: "/")) ?? utf8.startIndex
-        if folderFD < 0 || !utf8[..<slash].elementsEqual(folder) {
-            if folderFD >= 0 { close(folderFD) }
-            folder = Array(utf8[..<slash])
-            folderFD = open(root + "/" + String(decoding: folder, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var rel = rel
+        // The folder part, up to the last `/`, is opened once for all the files in it.
+        let slash = rel.withUTF8 { path -> Int in
+            var slash = path.count
+            while slash > 0, path[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
+            let dir = UnsafeBufferPointer(rebasing: path[..<max(0, slash - 1)])
+            if folderFD < 0 || !dir.elementsEqual(folder) {
+                if folderFD >= 0 { close(folderFD) }
+                folder = Array(dir)
+                folderFD = open(root + "/" + String(decoding: dir, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+            return slash
         }
-        let skip = slash == utf8.startIndex ? 0 : utf8.distance(from: utf8.startIndex, to: slash) + 1
-        let fd = rel.withCString { openat(folderFD, $0 + skip, O_RDONLY | O_CLOEXEC) }
+        let fd = rel.withCString { openat(folderFD, $0 + slash, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
         while true {
