@@ -1,69 +1,190 @@
-// Searching a whole diary: entry files are read and searched one at a time, never all held at once.
+// Searching a whole diary: the word index chooses the files, which are read and searched one at a
+// time, never all held at once.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The lines of one entry that matched, with their context.
 public struct GrepResult: Sendable {
     public var id: String
     /// Relative to the diary.
     public var path: String
+    /// The matching lines and their context; empty unless `GrepOptions.output` is `.lines`.
     public var lines: [GrepLine]
+    /// How many lines matched (with `GrepOptions.output` `.exists`: 1).
+    public var matchingLines: Int
+}
 
-    public var matchingLines: Int { lines.reduce(0) { $0 + ($1.isMatch ? 1 : 0) } }
+/// What the search of one file found.
+struct FileResult {
+    var lines: [GrepLine] = []
+    var count = 0
+    var problems: [Diagnostic] = []
 }
 
 extension Grep {
     /// Searches the entries that pass `filter`, in path order (ids start with the entry's date),
     /// calling `found` for each entry with a match and `problem` for each unreadable entry. The
-    /// filter works on cached metadata; only the passing entries' files are read, a batch at a
-    /// time, searched on every core, and reported in order.
-    public func search(_ diary: Diary, filter: CompiledFilter, problem: (Diagnostic) -> Void,
-                       found: (GrepResult) throws -> Void) rethrows {
+    /// filter works on cached metadata; the word index (`index`) leaves out files that lack a
+    /// word the pattern needs; the remaining files are read a batch at a time, searched on
+    /// every core, and reported in order. `reading` hears (files, of files) while many entries
+    /// are parsed afresh (a cold metadata cache), `indexing` while the index is built.
+    public func search(_ diary: Diary, filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
+                       reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
+                       problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Void) rethrows {
+        // The walk of the entry files and the index are read on another core meanwhile.
+        let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
+        let lookup = LookupInBackground(runs.isEmpty ? nil : diary)
         var unreadable: [Diagnostic] = []
-        let passing = filter.apply(diary.loadEntries(diagnostics: &unreadable, bodies: false)).sorted { $0.path < $1.path }
+        var passing = filter.apply(diary.loadEntries(diagnostics: &unreadable, bodies: false, progress: reading)).map { (id: $0.id, path: $0.path) }
+        if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
         unreadable.forEach(problem)
+        if passing.count >= max(1, policy.minimumEntries), let lookup = lookup.result(),
+           let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: indexing) {
+            passing = passing.indices.filter { keep[$0] }.map { passing[$0] }
+        }
         let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }
+        let root = diary.root.path
         let batch = 256
         var start = 0
         while start < passing.count {
-            let items = Array(passing[start..<min(start + batch, passing.count)])
-            start += items.count
-            var results = [(lines: [GrepLine], problems: [Diagnostic])](repeating: ([], []), count: items.count)
+            let items = passing[start..<min(start + batch, passing.count)]
+            var results = [FileResult](repeating: FileResult(), count: items.count)
             results.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
                 DispatchQueue.concurrentPerform(iterations: workers.count) { w in
                     let grep = workers[w]
                     for k in stride(from: w, to: items.count, by: workers.count) {
-                        slots[k] = grep.searchFile(items[k].path, in: diary)
+                        slots[k] = grep.searchFile(items[start + k].path, root: root, in: diary)
                     }
                 }
             }
             for (entry, result) in zip(items, results) {
                 result.problems.forEach(problem)
-                if !result.lines.isEmpty { try found(GrepResult(id: entry.id, path: entry.path, lines: result.lines)) }
+                if result.count > 0 { try found(GrepResult(id: entry.id, path: entry.path, lines: result.lines, matchingLines: result.count)) }
             }
+            start += items.count
         }
     }
 
+    /// For each of `paths` (sorted), whether the word index lets it hold a match; nil to read
+    /// them all (the index cannot tell).
+    func candidates(_ lookup: WordIndexLookup, runs: [String], paths: [String], progress: ((Int, Int) -> Void)?) -> [Bool]? {
+        if lookup.needsBuild { lookup.rebuild(progress: progress) }
+        guard let keep = lookup.candidates(runs: runs) else { return nil }
+        // The entry list and the walk are both in path order (the walk's order may differ only
+        // for folder names that are not dates): step through both, and look up what is left.
+        let files = lookup.files
+        var out = [Bool](repeating: true, count: paths.count)
+        var k = 0
+        var rest: [String: Bool]?
+        for (i, path) in paths.enumerated() {
+            if rest == nil {
+                let from = k
+                while k < files.count, files[k].rel != path { k += 1 }
+                if k < files.count {
+                    out[i] = keep[k]
+                    k += 1
+                    continue
+                }
+                k = from
+                rest = Dictionary(files.indices.map { (files[$0].rel, keep[$0]) }, uniquingKeysWith: { a, _ in a })
+            }
+            // A file the walk did not see (added meanwhile) is read.
+            out[i] = rest?[path] ?? true
+        }
+        return out
+    }
+
+    /// Files larger than this are matched line by line only (see `searchFile`).
+    static let wholeFileLimit = 1 << 20
+
     /// One file's matching lines and the problems met reading it.
-    func searchFile(_ rel: String, in diary: Diary) -> (lines: [GrepLine], problems: [Diagnostic]) {
-        var problems: [Diagnostic] = []
+    func searchFile(_ rel: String, root: String, in diary: Diary) -> FileResult {
+        guard let filePattern else { return searchText(rel, in: diary) }
+        guard file.read(rel, in: root) else {
+            return FileResult(problems: [Diagnostic(.io("cannot read the file", at: SourceLocation(path: diary.displayPath(rel))))])
+        }
+        return file.withBytes { bytes, starts -> FileResult? in
+            if mayAnchorEnd, bytes.contains(UInt8(ascii: "\r")) { return nil }
+            // A match attempt may run on over many lines (`\s*`, `[^x]*`): in a very large file
+            // that could cost more than matching line by line.
+            if !options.fixed, bytes.count > Grep.wholeFileLimit { return nil }
+            // The lines where a match of the whole file starts: the others cannot match alone.
+            var marked: [Int] = []
+            var everyLine = false
+            var line = 0
+            var at = 0
+            scan: while true {
+                switch filePattern.firstMatch(in: bytes, from: at, checkUTF8: at == 0 && !FileBytes.isASCII(bytes)) {
+                case .invalid: return nil
+                case .failed: everyLine = true; break scan
+                case .none: break scan
+                case let .at(s):
+                    while line + 1 < starts.count, starts[line + 1] <= s { line += 1 }
+                    if marked.last != line { marked.append(line) }
+                    guard line + 1 < starts.count else { break scan }
+                    at = starts[line + 1]
+                }
+            }
+            if marked.isEmpty && !everyLine && !mayAnchorStart { return FileResult() }
+            guard let layout = FrontMatterLayout(bytes, starts) else { return nil }
+            var title: (lines: Range<Int>, valueStart: Int)?
+            if !options.frontMatter, everyLine || mayAnchorStart || options.before + options.after > 0 || marked.first.map({ $0 < layout.closing }) ?? false {
+                title = layout.title(bytes, starts)
+            }
+            if mayAnchorStart, let first = title?.lines.lowerBound, !marked.contains(first) {
+                marked.append(first)
+                marked.sort()
+            }
+            let (lines, count) = search(bytes, starts: starts, closing: layout.closing, title: title,
+                                        candidates: everyLine ? nil : marked, output: options.output)
+            var result = FileResult(lines: lines, count: count)
+            if let failure = pattern.takeFailure() {
+                result.problems.append(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
+                                                  at: SourceLocation(path: diary.displayPath(rel))))
+            }
+            return result
+        } ?? searchText(rel, in: diary)
+    }
+
+    /// One file searched line by line as text: for patterns that whole-file matching cannot
+    /// narrow down, and for files that are not UTF-8 or have no front matter (to say so).
+    func searchText(_ rel: String, in diary: Diary) -> FileResult {
+        var result = FileResult()
         guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else {
-            return ([], [Diagnostic(.io("cannot read the file", at: SourceLocation(path: diary.displayPath(rel))))])
+            return FileResult(problems: [Diagnostic(.io("cannot read the file", at: SourceLocation(path: diary.displayPath(rel))))])
         }
-        guard var string = String(validatingUTF8Data: data) else {
-            return ([], [Diagnostic(EntryParser.utf8Error(data, path: diary.displayPath(rel)))])
+        guard let string = String(validatingUTF8Data: data) else {
+            return FileResult(problems: [Diagnostic(EntryParser.utf8Error(data, path: diary.displayPath(rel)))])
         }
-        if isPlainText, string.withUTF8({ pattern.matches(in: $0).isEmpty }) {
-            _ = pattern.takeFailure()
-            return ([], [])
-        }
-        guard let text = diary.entryText(string, rel, problem: { problems.append($0) }) else { return ([], problems) }
+        guard let text = diary.entryText(string, rel, problem: { result.problems.append($0) }) else { return result }
         let lines = search(text)
+        result.count = lines.reduce(0) { $0 + ($1.isMatch ? 1 : 0) }
+        if options.output == .lines { result.lines = lines }
+        if options.output == .exists { result.count = min(result.count, 1) }
         if let failure = pattern.takeFailure() {
-            problems.append(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
-                                       at: SourceLocation(path: diary.displayPath(rel))))
+            result.problems.append(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
+                                              at: SourceLocation(path: diary.displayPath(rel))))
         }
-        return (lines, problems)
+        return result
+    }
+}
+
+/// The entry walk and the word index, read on another thread while the caller goes on.
+final class LookupInBackground: @unchecked Sendable {
+    private var lookup: WordIndexLookup?
+    private let done = DispatchGroup()
+
+    init(_ diary: Diary?) {
+        guard let diary else { return }
+        DispatchQueue.global().async(group: done) { self.lookup = WordIndexLookup(diary) }
+    }
+
+    func result() -> WordIndexLookup? {
+        done.wait()
+        return lookup
     }
 }
 
@@ -77,3 +198,4 @@ extension Diary {
         }
     }
 }
+

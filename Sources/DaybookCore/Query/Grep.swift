@@ -10,6 +10,17 @@ public struct GrepOptions: Sendable {
     public var after = 0
     /// Search every line of the file, front matter included (else the title and the body).
     public var frontMatter = false
+    /// What a diary search reports of each entry.
+    public var output = Output.lines
+
+    public enum Output: Sendable {
+        /// The matching lines and their context lines.
+        case lines
+        /// Only the number of matching lines (`-c`).
+        case count
+        /// Only whether a line matches (`-l`): the search of a file stops at its first match.
+        case exists
+    }
 
     public init() {}
 }
@@ -40,66 +51,147 @@ public final class Grep {
     public let options: GrepOptions
     /// The pattern as given, to compile it again for another thread.
     let source: String
-    /// Whether a match can never span a line or depend on where a line starts (a fixed string, or
-    /// a pattern without regular-expression syntax): then a file without a match anywhere in its
-    /// bytes has no matching line, and need not be split into lines.
-    let isPlainText: Bool
+    /// The pattern compiled for a whole file (with `^` and `$` at every line), when matching the
+    /// whole file finds every line that can match (see `wholeFileIsSound`); nil when every
+    /// searched line must be matched on its own.
+    let filePattern: Pattern?
+    /// Whether the pattern may hold `^` or `$` (conservatively: the characters anywhere in it).
+    let mayAnchorStart: Bool
+    let mayAnchorEnd: Bool
+    /// A file's bytes and where its lines start, reused from file to file.
+    let file = FileBytes()
 
     public init(_ pattern: String, options: GrepOptions) throws {
         self.pattern = try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed)
         self.options = options
         source = pattern
-        isPlainText = options.fixed || !pattern.contains { "\\^$.|?*+()[]{}".contains($0) }
+        mayAnchorStart = !options.fixed && pattern.contains("^")
+        mayAnchorEnd = !options.fixed && pattern.contains("$")
+        filePattern = Grep.wholeFileIsSound(pattern, fixed: options.fixed)
+            ? try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed, multiline: true)
+            : nil
     }
 
     /// The same search, compiled again: a Pattern serves one thread at a time.
     func copy() throws -> Grep { try Grep(source, options: options) }
 
+    /// Whether a line that matches on its own is sure to hold where a match of the whole file
+    /// (in multiline mode) starts, at or after the start of any earlier line. A match in a line
+    /// uses only the line's bytes, which are the same in the file; what differs is the context:
+    /// - `^` and `$`: multiline mode puts them at every `\n` of the file, which is where lines
+    ///   start and end; `$` before `\r\n` is the exception, and a file with `\r` has every line
+    ///   searched (`mayAnchorEnd`); a title's value starts inside its line, so that line is
+    ///   searched whenever the pattern may hold `^` (`mayAnchorStart`);
+    /// - `\b`, `\B` and whole words (-w): next to a line's searched bytes the file has `\n`,
+    ///   `\r`, a blank or the title's colon, none of them word characters, as the line's ends are;
+    /// - `.`, `\N` and `$` take only `\n` for a newline (PCRE2's default), which no line holds;
+    /// - a match that runs on into the next lines of the file only finds more, and the search
+    ///   starts again at the line after each match's start.
+    /// Refused, because they look beyond a match or change how a search goes on: lookahead and
+    /// lookbehind, `\A \z \Z \G`, `\K` (moves the reported start), backtracking verbs `(*…)`,
+    /// conditions `(?(…)`, callouts, and options switched off inside the pattern (`(?-m)`).
+    static func wholeFileIsSound(_ pattern: String, fixed: Bool) -> Bool {
+        if fixed { return true }
+        let refused = ["\\A", "\\z", "\\Z", "\\G", "\\K", "(?=", "(?!", "(?<=", "(?<!", "(?*", "(?<*", "(*", "(?(", "(?C"]
+        if refused.contains(where: { pattern.contains($0) }) { return false }
+        let scalars = Array(pattern.unicodeScalars)
+        for i in scalars.indices.dropLast() where scalars[i] == "(" && scalars[i + 1] == "?" {
+            var k = i + 2
+            while k < scalars.count, scalars[k].isASCII, scalars[k].properties.isAlphabetic || scalars[k] == "-" || scalars[k] == "^" {
+                if scalars[k] == "-" || scalars[k] == "^" { return false }
+                k += 1
+            }
+        }
+        return true
+    }
+
     /// Searches one entry file: its title and body, or every line with `frontMatter`. Returns the
     /// matching lines and their context lines, in file order. This is the per-file step: callers
     /// choose the files (a cache may choose fewer).
     public func search(_ doc: EntryText) -> [GrepLine] {
-        // The lines searched, each with the byte where searching starts in it.
-        var searched: [(index: Int, from: Int)] = []
-        if options.frontMatter {
-            searched = doc.lines.indices.map { ($0, 0) }
-        } else {
-            // A title written in the front matter is searched in its value only, so `title` itself
-            // is not a match and `^Word` finds a title starting with Word.
-            if let span = doc.span(of: "title") {
-                for i in span { searched.append((i, i == span.lowerBound ? Grep.valueStart(doc.lines[i]) : 0)) }
-            }
-            for i in (doc.closing + 1)..<doc.lines.count { searched.append((i, 0)) }
+        var bytes = Array(doc.text.utf8)
+        var starts: [Int] = []
+        var at = 0
+        for line in doc.lines {
+            starts.append(at)
+            at += line.utf8.count
         }
-        var found: [GrepLine] = []
-        var isMatch: [Bool] = []
-        for (index, from) in searched {
-            var text = Grep.withoutEnding(doc.lines[index])
-            let ranges = text.withUTF8 { buf -> [Range<Int>] in
-                guard from <= buf.count else { return [] }
-                return pattern.matches(in: UnsafeBufferPointer(rebasing: buf[from...])).map { ($0.lowerBound + from)..<($0.upperBound + from) }
-            }
-            found.append(GrepLine(number: index + 1, text: text, matches: ranges))
-            isMatch.append(!ranges.isEmpty)
+        let title = options.frontMatter ? nil : doc.span(of: "title").map { ($0, Grep.valueStart(doc.lines[$0.lowerBound])) }
+        return bytes.withUnsafeMutableBufferPointer { buf in
+            search(UnsafeBufferPointer(buf), starts: starts, closing: doc.closing, title: title, candidates: nil, output: .lines).lines
         }
-        if !isMatch.contains(true) { return [] }
-        return Grep.withContext(found, isMatch: isMatch, before: options.before, after: options.after)
     }
 
-    /// Keeps the matching lines and the lines within `before`/`after` file lines of one.
-    static func withContext(_ lines: [GrepLine], isMatch: [Bool], before: Int, after: Int) -> [GrepLine] {
-        var keep = isMatch
-        if before > 0 || after > 0 {
-            var lastMatch = Int.min / 2
-            for (k, line) in lines.enumerated() {
-                if isMatch[k] { lastMatch = line.number } else if line.number - lastMatch <= after { keep[k] = true }
+    /// Matches the lines of a file that are searched (`starts`: where each line starts in
+    /// `bytes`): every line with `frontMatter`; else the title's lines, the first from its value
+    /// on (so `title` itself is not a match and `^Word` finds a title starting with Word), and
+    /// the body. With `candidates` (ascending line indices) only those are matched: the others
+    /// cannot match. Returns the lines to show (with `output` `.lines`, else none) and the number
+    /// of matching lines (with `.exists`, counting stops at 1).
+    func search(_ bytes: UnsafeBufferPointer<UInt8>, starts: [Int], closing: Int, title: (lines: Range<Int>, valueStart: Int)?,
+                candidates: [Int]?, output: GrepOptions.Output) -> (lines: [GrepLine], count: Int) {
+        var matched: [(index: Int, ranges: [Range<Int>])] = []
+        var count = 0
+        var next = 0
+        /// Matches one line; true to stop.
+        func visit(_ index: Int, _ from: Int) -> Bool {
+            if let candidates {
+                while next < candidates.count, candidates[next] < index { next += 1 }
+                guard next < candidates.count, candidates[next] == index else { return false }
             }
-            var nextMatch = Int.max / 2
-            for (k, line) in lines.enumerated().reversed() {
-                if isMatch[k] { nextMatch = line.number } else if nextMatch - line.number <= before { keep[k] = true }
+            let line = Grep.content(bytes, starts, index)
+            guard line.lowerBound + from <= line.upperBound else { return false }
+            let subject = UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + from)..<line.upperBound])
+            if output == .lines {
+                let found = pattern.matches(in: subject)
+                guard !found.isEmpty else { return false }
+                matched.append((index, found.map { ($0.lowerBound + from)..<($0.upperBound + from) }))
+            } else {
+                guard pattern.hasMatch(in: subject) else { return false }
             }
+            count += 1
+            return output == .exists
         }
-        return lines.indices.filter { keep[$0] }.map { lines[$0] }
+        var searched: [Int] = []
+        if options.frontMatter {
+            for i in starts.indices where visit(i, 0) { break }
+            if output == .lines && count > 0 { searched = Array(starts.indices) }
+        } else {
+            var stop = false
+            if let title {
+                for i in title.lines where visit(i, i == title.lines.lowerBound ? title.valueStart : 0) { stop = true; break }
+            }
+            if !stop {
+                for i in (closing + 1)..<max(closing + 1, starts.count) where visit(i, 0) { break }
+            }
+            if output == .lines && count > 0 { searched = Array(title?.lines ?? 0..<0) + Array((closing + 1)..<max(closing + 1, starts.count)) }
+        }
+        guard output == .lines, count > 0 else { return ([], count) }
+        // The matching lines, and the searched lines within `before`/`after` lines of one.
+        var lines: [GrepLine] = []
+        var m = 0
+        for index in searched {
+            while m < matched.count, matched[m].index < index { m += 1 }
+            let isMatch = m < matched.count && matched[m].index == index
+            if !isMatch {
+                let after = m > 0 && index - matched[m - 1].index <= options.after
+                let before = m < matched.count && matched[m].index - index <= options.before
+                guard after || before else { continue }
+            }
+            let line = Grep.content(bytes, starts, index)
+            lines.append(GrepLine(number: index + 1, text: String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self),
+                                  matches: isMatch ? matched[m].ranges : []))
+        }
+        return (lines, count)
+    }
+
+    /// The bytes of line `index` without `\n` or `\r\n`: what is shown and searched.
+    static func content(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int], _ index: Int) -> Range<Int> {
+        let start = starts[index]
+        var end = index + 1 < starts.count ? starts[index + 1] : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return start..<end
     }
 
     /// Where a `key: value` line's value starts (after the colon and the blanks after it).
@@ -109,13 +201,5 @@ public final class Grep {
         i += 1
         while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
         return i
-    }
-
-    /// The line without `\n` or `\r\n`: what is shown and searched.
-    static func withoutEnding(_ line: String) -> String {
-        var bytes = line.utf8[...]
-        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
-        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-        return bytes.count == line.utf8.count ? line : String(decoding: bytes, as: UTF8.self)
     }
 }

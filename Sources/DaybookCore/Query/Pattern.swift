@@ -10,9 +10,12 @@ public final class Pattern {
     private let matchData: OpaquePointer
 
     /// Compiles `pattern`. An invalid pattern is a usage error naming the position in it.
-    public init(_ pattern: String, ignoreCase: Bool = false, wholeWord: Bool = false, fixed: Bool = false) throws {
+    /// `multiline`: `^` and `$` also match at line starts and ends inside the subject.
+    public init(_ pattern: String, ignoreCase: Bool = false, wholeWord: Bool = false, fixed: Bool = false,
+                multiline: Bool = false) throws {
         var options = UInt32(PCRE2_UTF | PCRE2_UCP)
         if ignoreCase { options |= PCRE2_CASELESS }
+        if multiline { options |= PCRE2_MULTILINE }
         guard let context = pcre2_compile_context_create_8(nil) else { throw DaybookError.io("PCRE2 could not allocate memory") }
         defer { pcre2_compile_context_free_8(context) }
         if wholeWord { pcre2_set_compile_extra_options_8(context, UInt32(PCRE2_EXTRA_MATCH_WORD)) }
@@ -82,6 +85,34 @@ public final class Pattern {
         }
         if found.isEmpty, let empty { return [empty] }
         return found
+    }
+
+    /// Whether `subject` holds a match, an empty one included: the same answer as
+    /// `!matches(in:).isEmpty`, with one call of PCRE2, and a failure kept as there.
+    public func hasMatch(in subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        let rc = pcre2_match_8(code, subject.baseAddress ?? Pattern.emptySubject, subject.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
+        if rc < 0 {
+            if rc != PCRE2_ERROR_NOMATCH { failure = Pattern.message(rc) }
+            return false
+        }
+        guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { return false }
+        return ovector[0] <= ovector[1] && ovector[1] <= subject.count
+    }
+
+    /// Where the first match at or after `start` begins, for choosing lines to search. A match
+    /// that gave up is `.failed`, never taken for no match. With `checkUTF8`, PCRE2 first checks
+    /// that the subject is valid UTF-8 (from `start` on) and answers `.invalid` when it is not.
+    func firstMatch(in subject: UnsafeBufferPointer<UInt8>, from start: Int, checkUTF8: Bool) -> FirstMatch {
+        let rc = pcre2_match_8(code, subject.baseAddress ?? Pattern.emptySubject, subject.count, start,
+                               checkUTF8 ? 0 : UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
+        if rc == PCRE2_ERROR_NOMATCH { return .none }
+        if rc < 0 { return rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21 ? .invalid : .failed }
+        guard let ovector = pcre2_get_ovector_pointer_8(matchData) else { return .failed }
+        return .at(ovector[0])
+    }
+
+    enum FirstMatch: Equatable {
+        case at(Int), none, failed, invalid
     }
 
     private static let emptySubject: UnsafePointer<UInt8> = {

@@ -42,14 +42,48 @@ struct GrepCommand: ParsableCommand {
         options.before = before ?? context ?? 0
         options.after = after ?? context ?? 0
         options.frontMatter = frontMatter
+        options.output = l ? .exists : c ? .count : .lines
         let grep = try Grep(pattern, options: options)
         let filter = try filters.compiled(for: diary)
         let printer = GrepPrinter(mode: l ? .paths : c ? .counts : .lines, json: json, showsContext: options.before + options.after > 0)
         var any = false
-        grep.search(diary, filter: filter, problem: Terminal.warning) { result in
+        let shown = DisplayPaths(diary)
+        // One bar at a time: entries are read, then the index is built, then results come.
+        let reading = ProgressBar("reading entries"), indexing = ProgressBar("indexing words")
+        func clear() { reading.finish(); indexing.finish() }
+        grep.search(diary, filter: filter, index: WordIndexPolicy(environment: global.environment),
+                    reading: reading.update, indexing: { reading.finish(); indexing.update($0, of: $1) },
+                    problem: { clear(); Terminal.warning($0) }) { result in
+            clear()
             any = true
-            printer.print(result, path: diary.displayPath(result.path))
+            printer.print(result, path: shown.path(result.path))
         }
+        clear()
         if !any { throw DaybookError.nothing("") }
+    }
+}
+
+/// `Diary.displayPath` for the many files of one search, with the working directory's forms
+/// worked out once instead of a URL and a symlink resolution per file.
+struct DisplayPaths {
+    let root: String
+    let cwd: String
+    /// The working directory and its symlinks resolved, each with a slash after it.
+    let below: String
+    let belowReal: String
+
+    init(_ diary: Diary) {
+        root = diary.root.path.hasSuffix("/") ? diary.root.path : diary.root.path + "/"
+        cwd = diary.workingDirectory.standardizedFileURL.path
+        below = cwd + "/"
+        belowReal = diary.workingDirectory.resolvingSymlinksInPath().path + "/"
+    }
+
+    func path(_ rel: String) -> String {
+        let p = root + rel
+        if cwd == "/" { return p }
+        if p.hasPrefix(below) { return String(p.dropFirst(below.count)) }
+        if p.hasPrefix(belowReal) { return String(p.dropFirst(belowReal.count)) }
+        return p
     }
 }

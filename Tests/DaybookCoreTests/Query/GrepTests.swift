@@ -55,15 +55,18 @@ final class GrepTests: XCTestCase {
         XCTAssertEqual(object["type"] as? String, "match")
     }
 
-    /// Only patterns whose matches cannot depend on line boundaries skip files by a whole-file test.
-    func testPlainTextPatternsAreTheOnesThatMaySkipWholeFiles() throws {
-        var o = GrepOptions()
-        XCTAssertTrue(try Grep("login", options: o).isPlainText)
-        XCTAssertTrue(try Grep("two words", options: o).isPlainText)
-        XCTAssertFalse(try Grep("^login", options: o).isPlainText)
-        XCTAssertFalse(try Grep("log+in", options: o).isPlainText)
-        XCTAssertFalse(try Grep("a\\sb", options: o).isPlainText)
-        o.fixed = true
-        XCTAssertTrue(try Grep("^(x)$", options: o).isPlainText)
+    /// Whole-file matching chooses the lines to search only where a line that matches alone is
+    /// sure to be found by it: not with lookaround, absolute anchors, \K, verbs or switched-off options.
+    func testWholeFileMatchingIsUsedOnlyWhereItFindsEveryMatchingLine() throws {
+        for sound in ["login", "two words", "^login", "log+in", "a\\sb", "\\bx\\b$", "(?i)x", "[^a]b", "(a|b)c", "a(?:b)"] {
+            XCTAssertTrue(Grep.wholeFileIsSound(sound, fixed: false), sound)
+        }
+        for unsound in ["(?<=a)b", "a(?=b)", "a(?!b)", "(?<!a)b", "\\Aa", "a\\z", "a\\Z", "\\Ga", "a\\Kb", "(*COMMIT)a", "a(*SKIP)b",
+                        "(?(1)a|b)", "(?-m)^a", "(?^)a", "(?C1)a"] {
+            XCTAssertFalse(Grep.wholeFileIsSound(unsound, fixed: false), unsound)
+        }
+        XCTAssertTrue(Grep.wholeFileIsSound("(?<=x)^$", fixed: true))
+        XCTAssertNotNil(try Grep("^(x)$", options: GrepOptions()).filePattern)
+        XCTAssertNil(try Grep("(?<=x)y", options: GrepOptions()).filePattern)
     }
 }

@@ -1,0 +1,116 @@
+// An entry file's bytes and lines, read into a reused buffer, and where its front matter ends,
+// found without making strings of the lines.
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where an entry file's front matter ends and its title is, found from the bytes (no lines are
+/// made into strings but the front matter's, and those only when the title is asked for).
+struct FrontMatterLayout {
+    /// Index of the closing `---` line.
+    let closing: Int
+
+    /// nil when the file does not start with a front matter closed by `---`.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int]) {
+        guard !starts.isEmpty, FrontMatterLayout.isFence(bytes, starts, 0),
+              let end = (1..<starts.count).first(where: { FrontMatterLayout.isFence(bytes, starts, $0) }) else { return nil }
+        closing = end
+    }
+
+    static func isFence(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int], _ i: Int) -> Bool {
+        let line = Grep.content(bytes, starts, i)
+        guard line.count >= 3, bytes[line.lowerBound] == 0x2D, bytes[line.lowerBound + 1] == 0x2D, bytes[line.lowerBound + 2] == 0x2D else { return false }
+        if line.count == 3 { return true }
+        let end = i + 1 < starts.count ? starts[i + 1] : bytes.count
+        return EntryText.isFence(String(decoding: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<end]), as: UTF8.self))
+    }
+
+    /// The lines of the `title` key and where its value starts in the first, as `EntryText` has them.
+    func title(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int]) -> (lines: Range<Int>, valueStart: Int)? {
+        let end = closing + 1 < starts.count ? starts[closing + 1] : bytes.count
+        guard let doc = try? EntryText(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self), path: ""),
+              let span = doc.span(of: "title") else { return nil }
+        return (span, Grep.valueStart(doc.lines[span.lowerBound]))
+    }
+}
+
+/// A file's bytes, read into a buffer kept from file to file, and where its lines start.
+final class FileBytes {
+    private var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+    private var capacity = 1 << 16
+    private var count = 0
+    private var starts: [Int] = []
+    /// The folder of the file read last, kept open: files are read in path order.
+    private var folder: [UInt8] = []
+    private var folderFD: Int32 = -1
+
+    deinit {
+        buffer.deallocate()
+        if folderFD >= 0 { close(folderFD) }
+    }
+
+    /// Reads the whole file `rel` of the folder `root`; false when it cannot be read.
+    func read(_ rel: String, in root: String) -> Bool {
+        count = 0
+        var rel = rel
+        // The folder part, up to the last `/`, is opened once for all the files in it.
+        let slash = rel.withUTF8 { path -> Int in
+            var slash = path.count
+            while slash > 0, path[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
+            let dir = UnsafeBufferPointer(rebasing: path[..<max(0, slash - 1)])
+            if folderFD < 0 || !dir.elementsEqual(folder) {
+                if folderFD >= 0 { close(folderFD) }
+                folder = Array(dir)
+                folderFD = open(root + "/" + String(decoding: dir, as: UTF8.self), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+            return slash
+        }
+        let fd = rel.withCString { openat(folderFD, $0 + slash, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        while true {
+            if count == capacity {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.update(from: buffer, count: count)
+                buffer.deallocate()
+                buffer = bigger
+                capacity *= 2
+            }
+            let n = Glibc.read(fd, buffer + count, capacity - count)
+            if n < 0 { if errno == EINTR { continue }; return false }
+            if n == 0 { break }
+            count += n
+        }
+        starts.removeAll(keepingCapacity: true)
+        if count > 0 { starts.append(0) }
+        var at = 0
+        while at < count, let nl = memchr(buffer + at, 0x0A, count - at) {
+            at = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - UnsafePointer<UInt8>(buffer) + 1
+            if at < count { starts.append(at) }
+        }
+        return true
+    }
+
+    /// The bytes read last and the start of each line in them (a line ends after its `\n`).
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>, [Int]) -> T) -> T {
+        body(UnsafeBufferPointer(start: buffer, count: count), starts)
+    }
+
+    /// Whether every byte is ASCII (then the bytes are UTF-8 without checking further).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var high: UInt64 = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            high |= UInt64(bytes[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+}
