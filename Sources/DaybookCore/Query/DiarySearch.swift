@@ -33,16 +33,18 @@ extension Grep {
     public func search(_ diary: Diary, filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
                        reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
                        problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Void) rethrows {
-        // The walk of the entry files and the index are read on another core meanwhile.
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
-        let lookup = LookupInBackground(runs.isEmpty ? nil : diary)
-        var unreadable: [Diagnostic] = []
-        var passing = filter.apply(diary.loadEntries(diagnostics: &unreadable, bodies: false, progress: reading)).map { (id: $0.id, path: $0.path) }
+        // One walk serves both: the metadata pass and the word index check their files by it.
+        let snapshot = diary.scanEntries(progress: reading)
+        snapshot.diagnostics.forEach(problem)
+        // Paths come from the walk: an entry is decoded only when a filter looks past its date.
+        var passing = filter.positions(snapshot).map { k in let path = snapshot.path(k); return (id: Entry.id(ofPath: path), path: path) }
         if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
-        unreadable.forEach(problem)
-        if passing.count >= max(1, policy.minimumEntries), let lookup = lookup.result(),
-           let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: indexing) {
-            passing = passing.indices.filter { keep[$0] }.map { passing[$0] }
+        if !runs.isEmpty, passing.count >= max(1, policy.minimumEntries) {
+            let lookup = WordIndexLookup(diary, files: snapshot.walkedFiles(), walkedAt: snapshot.walkedAt)
+            if let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: indexing) {
+                passing = passing.indices.filter { keep[$0] }.map { passing[$0] }
+            }
         }
         let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }
         let root = diary.root.path
@@ -169,22 +171,6 @@ extension Grep {
                                               at: SourceLocation(path: diary.displayPath(rel))))
         }
         return result
-    }
-}
-
-/// The entry walk and the word index, read on another thread while the caller goes on.
-final class LookupInBackground: @unchecked Sendable {
-    private var lookup: WordIndexLookup?
-    private let done = DispatchGroup()
-
-    init(_ diary: Diary?) {
-        guard let diary else { return }
-        DispatchQueue.global().async(group: done) { self.lookup = WordIndexLookup(diary) }
-    }
-
-    func result() -> WordIndexLookup? {
-        done.wait()
-        return lookup
     }
 }
 

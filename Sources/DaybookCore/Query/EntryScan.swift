@@ -131,6 +131,7 @@ extension Diary {
     /// `progress` hears (parsed, to parse) while many files are parsed afresh (a cold cache).
     public func scanEntries(progress: ((Int, Int) -> Void)? = nil) -> EntrySnapshot {
         let cache = EntryCache(diary: self)
+        let walkedAt = FileStamp.now
         let files = walk()
         var slotOf = [Int32](repeating: -1, count: files.count)
         var misses: [Int] = []
@@ -211,7 +212,8 @@ extension Diary {
             if a.date != b.date { return a.date < b.date }
             return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
         }
-        return EntrySnapshot(diary: self, cache: cache, files: files, items: items, parsed: parsedEntries, diagnostics: diagnostics)
+        return EntrySnapshot(diary: self, cache: cache, files: files, walkedAt: walkedAt, items: items, parsed: parsedEntries,
+                             diagnostics: diagnostics)
     }
 
     /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
@@ -277,21 +279,32 @@ public final class EntrySnapshot: @unchecked Sendable {
     let diary: Diary
     let cache: EntryCache
     let files: EntryWalk
+    /// When the walk began (nanoseconds): a file changed after it may not show in its stamp.
+    let walkedAt: Int
     let items: [Item]
     let parsed: [Int: Entry]
     /// The files that could not be read, each problem located.
     public let diagnostics: [Diagnostic]
 
-    init(diary: Diary, cache: EntryCache, files: EntryWalk, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic]) {
+    init(diary: Diary, cache: EntryCache, files: EntryWalk, walkedAt: Int, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic]) {
         self.diary = diary
         self.cache = cache
         self.files = files
+        self.walkedAt = walkedAt
         self.items = items
         self.parsed = parsed
         self.diagnostics = diagnostics
     }
 
     public var count: Int { items.count }
+
+    /// Every entry file of the walk (readable or not) with its stamp, in walk order.
+    func walkedFiles() -> [(rel: String, stamp: FileStamp)] {
+        (0..<files.count).map { (files.rel($0), files.files[$0].stamp) }
+    }
+
+    /// The path of the k-th entry (oldest first), relative to the diary.
+    public func path(_ k: Int) -> String { files.rel(Int(items[k].file)) }
 
     /// The date of the k-th entry (oldest first).
     public func date(_ k: Int) -> LocalDateTime { items[k].date }

@@ -195,7 +195,8 @@ extension WordIndex {
         header.bytes += [UInt8](repeating: 0, count: WordIndex.headerSize - header.bytes.count)
 
         try AtomicFile.makeDirectory(url.deletingLastPathComponent())
-        try AtomicFile.replace(url, mode: 0o600) { fd in
+        // Not flushed: the index is checksummed, and a damaged one is only rebuilt.
+        try AtomicFile.replace(url, mode: 0o600, sync: false) { fd in
             var out = BufferedOutput(fd)
             out.write(header.bytes)
             out.write(docs.bytes)
