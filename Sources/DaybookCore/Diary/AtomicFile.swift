@@ -67,6 +67,18 @@ public enum AtomicFile {
         if sync { syncDirectory(dir) }
     }
 
+    /// Removes the temporary files that writes of `name` in `folder` left when their process was
+    /// killed (the process named in the file's name is gone).
+    public static func removeLeftovers(in folder: URL, of name: String) {
+        let prefix = "." + name + "."
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where file.hasPrefix(prefix) && file.hasSuffix(temporarySuffix) {
+            let pid = file.dropFirst(prefix.count).dropLast(temporarySuffix.count)
+            if let pid = Int32(pid), pid != getpid(), kill(pid, 0) == 0 || errno != ESRCH { continue }
+            unlink(folder.appendingPathComponent(file).path)
+        }
+    }
+
     /// Creates a folder (and its parents) with mode 0700.
     public static func makeDirectory(_ url: URL) throws {
         do {

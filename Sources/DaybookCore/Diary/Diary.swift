@@ -10,8 +10,9 @@ public final class Diary {
     public let workingDirectory: URL
     /// Mood scales of templates that declare their own (see EntryParser).
     public let templateMoodScales: TemplateMoodScales
-    /// How a path below the root is shown: this, then the path (see `displayPath`).
-    private let displayPrefix: String
+    /// How a path below the root is shown: this, then the path (see `displayPath`); nil when
+    /// the working folder is inside the diary, where each path is worked out on its own.
+    private let displayPrefix: String?
     /// The root's path with a slash: file paths for thousands of reads without URL work.
     private let rootPrefix: String
 
@@ -29,7 +30,9 @@ public final class Diary {
         self.clock = clock
         self.workingDirectory = workingDirectory
         templateMoodScales = TemplateMoodScales(folder: root.appendingPathComponent("templates"))
-        displayPrefix = String(Diary.displayPath(root.appendingPathComponent("x"), relativeTo: workingDirectory).dropLast())
+        let cwd = workingDirectory.standardizedFileURL.path
+        let inside = cwd.hasPrefix(root.path + "/") || workingDirectory.resolvingSymlinksInPath().path.hasPrefix(root.path + "/")
+        displayPrefix = inside ? nil : String(Diary.displayPath(root.appendingPathComponent("x"), relativeTo: workingDirectory).dropLast())
         rootPrefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
     }
 
@@ -132,10 +135,19 @@ public final class Diary {
     /// A path relative to the diary as the user should see it (listings show thousands: a plain
     /// relative path is joined to the root's shown form without asking the file system again).
     public func displayPath(_ relative: String) -> String {
-        let plain = !relative.isEmpty && !relative.hasPrefix("/") && !relative.hasPrefix(".") && !relative.contains("/.")
-            && !relative.contains("//") && !relative.hasSuffix("/")
-        if plain { return displayPrefix + relative }
+        if let displayPrefix, Diary.isPlainRelative(relative) { return displayPrefix + relative }
         return Diary.displayPath(root.appendingPathComponent(relative), relativeTo: workingDirectory)
+    }
+
+    /// A path without `.` or `..` parts, empty parts or a leading or trailing slash: joined to the
+    /// root as it is, it names the same file.
+    static func isPlainRelative(_ path: String) -> Bool {
+        var previous = UInt8(ascii: "/")
+        for b in path.utf8 {
+            if previous == UInt8(ascii: "/") && (b == UInt8(ascii: "/") || b == UInt8(ascii: ".")) { return false }
+            previous = b
+        }
+        return previous != UInt8(ascii: "/")
     }
 
     public func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }

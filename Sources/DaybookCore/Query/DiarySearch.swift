@@ -36,6 +36,7 @@ extension Grep {
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
         // One walk serves both: the metadata pass and the word index check their files by it.
         let snapshot = diary.scanEntries(progress: reading)
+        UntilExit.keep(snapshot)
         snapshot.diagnostics.forEach(problem)
         // Paths come from the walk: an entry is decoded only when a filter looks past its date.
         var passing = filter.positions(snapshot).map { k in let path = snapshot.path(k); return (id: Entry.id(ofPath: path), path: path) }

@@ -271,6 +271,7 @@ final class EntryCache: @unchecked Sendable {
         out.w.fixed64(sum)
         do {
             try AtomicFile.makeDirectory(file.deletingLastPathComponent())
+            AtomicFile.removeLeftovers(in: file.deletingLastPathComponent(), of: file.lastPathComponent)
             try out.w.bytes.withUnsafeMutableBytes { raw in
                 try AtomicFile.write(Data(bytesNoCopy: raw.baseAddress!, count: raw.count, deallocator: .none), to: file, sync: false)
             }

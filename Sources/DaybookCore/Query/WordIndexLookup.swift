@@ -69,7 +69,7 @@ final class WordIndexLookup {
         let url = WordIndex.file(of: diary)
         let folder = url.deletingLastPathComponent()
         guard (try? AtomicFile.makeDirectory(folder)) != nil, access(folder.path, W_OK) == 0 else { return }
-        WordIndexLookup.removeLeftovers(in: folder, of: url.lastPathComponent)
+        AtomicFile.removeLeftovers(in: folder, of: url.lastPathComponent)
         do {
             try WordIndex.build(diary, files: files, builtAt: walkedAt, to: url, progress: progress)
         } catch {
@@ -77,17 +77,6 @@ final class WordIndexLookup {
         }
         index = WordIndex.open(url)
         match()
-    }
-
-    /// Temporary files of builds that were killed (their process is gone).
-    static func removeLeftovers(in folder: URL, of name: String) {
-        let prefix = "." + name + "."
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where file.hasPrefix(prefix) && file.hasSuffix(AtomicFile.temporarySuffix) {
-            let pid = file.dropFirst(prefix.count).dropLast(AtomicFile.temporarySuffix.count)
-            if let pid = Int32(pid), pid != getpid(), kill(pid, 0) == 0 || errno != ESRCH { continue }
-            unlink(folder.appendingPathComponent(file).path)
-        }
     }
 
     /// Joins the walk with the index's file records, both in walk order, on equal paths.

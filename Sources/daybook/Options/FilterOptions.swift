@@ -52,6 +52,8 @@ struct FilterOptions: ParsableArguments {
         var chosen = compiled.select(snapshot, parts: parts)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags) }
+        UntilExit.keep(snapshot)
+        UntilExit.keep(chosen)
         return chosen
     }
 }
@@ -65,6 +67,7 @@ extension FilterOptions {
         let snapshot = diary.scanEntries(progress: bar.update)
         bar.finish()
         if warn { Terminal.warnings(snapshot.diagnostics) }
+        UntilExit.keep(snapshot)
         return (snapshot, compiled.positions(snapshot))
     }
 

@@ -29,6 +29,22 @@ final class DiaryTests: XCTestCase {
         XCTAssertTrue(fallback.isDefault)
     }
 
+    func testPathsAreShownRelativeToTheWorkingFolderWhereverItIs() throws {
+        let url = tmp.appendingPathComponent("diary")
+        try Diary.create(at: url, name: nil)
+        let env = ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"]
+        let rel = "entries/2026/11/2026-11-21-1200-x.md"
+        let root = try Diary.open(url, environment: env, workingDirectory: url)
+        XCTAssertEqual(root.displayPath(rel), rel)
+        let above = try Diary.open(url, environment: env, workingDirectory: tmp)
+        XCTAssertEqual(above.displayPath(rel), "diary/" + rel)
+        let inside = try Diary.open(url, environment: env, workingDirectory: url.appendingPathComponent("entries"))
+        XCTAssertEqual(inside.displayPath(rel), "2026/11/2026-11-21-1200-x.md")
+        let elsewhere = try Diary.open(url, environment: env, workingDirectory: URL(fileURLWithPath: "/usr"))
+        XCTAssertEqual(elsewhere.displayPath(rel), url.resolvingSymlinksInPath().path + "/" + rel)
+        XCTAssertEqual(root.displayPath("entries/../daybook.yml"), Diary.displayPath(url.appendingPathComponent("entries/../daybook.yml"), relativeTo: url))
+    }
+
     func testCreateIsPrivateAndCommitted() throws {
         let url = tmp.appendingPathComponent("diary")
         XCTAssertTrue(try Diary.create(at: url, name: "Field notes"))

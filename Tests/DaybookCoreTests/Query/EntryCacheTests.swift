@@ -120,6 +120,19 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertEqual(load().0.first?.title, "kept")
     }
 
+    func testAKilledWriteLeavesTheOldCacheAndItsTemporaryFileGoes() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: kept\n---\na\n")
+        _ = load()
+        let folder = diary.stateFolder.appendingPathComponent("cache")
+        // A write killed half-way: its temporary file, named after a process that is gone.
+        let leftover = folder.appendingPathComponent(".entries.bin.999999\(AtomicFile.temporarySuffix)")
+        try Data((try Data(contentsOf: folder.appendingPathComponent("entries.bin"))).prefix(20)).write(to: leftover)
+        XCTAssertEqual(load().0.first?.title, "kept")
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02\ntitle: new\n---\nb\n")
+        XCTAssertEqual(load().0.map(\.title), ["kept", "new"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path), "the next write sweeps it")
+    }
+
     func testRacyFilesAreNotCached() throws {
         FileStamp.racyWindow = 2_000_000_000
         try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: fresh\n---\na\n")
