@@ -111,9 +111,6 @@ public struct CompiledFilter: Sendable {
         return p
     }
 
-    /// The matching entries of a snapshot, oldest first, then the last N of them, with the parts
-    /// asked for (and those the conditions need). Conditions on dates alone are answered from the
-    /// dates, so only the entries that pass are decoded.
     /// The positions in a snapshot of the matching entries, then the last N of them: for commands
     /// that need the dates alone (an entry is decoded only when a condition looks past its date).
     public func positions(_ snapshot: EntrySnapshot) -> [Int] {
@@ -123,6 +120,9 @@ public struct CompiledFilter: Sendable {
         return ks
     }
 
+    /// The matching entries of a snapshot, oldest first, then the last N of them, with the parts
+    /// asked for (and those the conditions need). Conditions on dates alone are answered from the
+    /// dates, so only the entries that pass are decoded.
     public func select(_ snapshot: EntrySnapshot, parts: EntryParts = .all) -> [Entry] {
         var ks = (0..<snapshot.count).filter { matchesDate(snapshot.date($0)) }
         if asksOnlyDates {

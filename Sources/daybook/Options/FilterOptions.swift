@@ -44,17 +44,24 @@ struct FilterOptions: ParsableArguments {
     /// the cache with empty bodies, for commands that need only metadata; `parts` leaves out what
     /// a command does not look at (see EntryParts).
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all) throws -> [Entry] {
-        let compiled = try compiled(for: diary)
-        let bar = ProgressBar("reading entries")
-        let snapshot = diary.scanEntries(progress: bar.update)
-        bar.finish()
+        let (compiled, snapshot) = try scan(diary)
         var diags = snapshot.diagnostics
         var chosen = compiled.select(snapshot, parts: parts)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags) }
-        UntilExit.keep(snapshot)
         UntilExit.keep(chosen)
         return chosen
+    }
+
+    /// The filter, and the diary's entries as of one walk (a progress bar while a cold cache is
+    /// filled). The snapshot is kept until the process ends (see UntilExit).
+    private func scan(_ diary: Diary) throws -> (CompiledFilter, EntrySnapshot) {
+        let compiled = try compiled(for: diary)
+        let bar = ProgressBar("reading entries")
+        let snapshot = diary.scanEntries(progress: bar.update)
+        bar.finish()
+        UntilExit.keep(snapshot)
+        return (compiled, snapshot)
     }
 }
 
@@ -62,12 +69,8 @@ extension FilterOptions {
     /// The diary's snapshot and the positions in it of the entries that pass, for commands that
     /// need little more than dates (nothing is decoded for a date-only filter).
     func positions(of diary: Diary, warn: Bool = true) throws -> (EntrySnapshot, [Int]) {
-        let compiled = try compiled(for: diary)
-        let bar = ProgressBar("reading entries")
-        let snapshot = diary.scanEntries(progress: bar.update)
-        bar.finish()
+        let (compiled, snapshot) = try scan(diary)
         if warn { Terminal.warnings(snapshot.diagnostics) }
-        UntilExit.keep(snapshot)
         return (snapshot, compiled.positions(snapshot))
     }
 
