@@ -38,15 +38,17 @@ extension Grep {
         let snapshot = diary.scanEntries(progress: reading)
         UntilExit.keep(snapshot)
         snapshot.diagnostics.forEach(problem)
-        // Paths come from the walk: an entry is decoded only when a filter looks past its date.
-        var passing = filter.positions(snapshot).map { k in let path = snapshot.path(k); return (id: Entry.id(ofPath: path), path: path) }
-        if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
-        if !runs.isEmpty, passing.count >= max(1, policy.minimumEntries) {
-            let lookup = WordIndexLookup(diary, files: snapshot.walkedFiles(), walkedAt: snapshot.walkedAt)
-            if let keep = candidates(lookup, runs: runs, paths: passing.map(\.path), progress: indexing) {
-                passing = passing.indices.filter { keep[$0] }.map { passing[$0] }
-            }
+        // Files are named by their place in the walk (which is in path order); a String path is
+        // made only for a file that is read. An entry is decoded only when a filter looks past
+        // its date.
+        var chosen = filter.positions(snapshot).map(snapshot.fileIndex).sorted()
+        if !runs.isEmpty, chosen.count >= max(1, policy.minimumEntries) {
+            let lookup = WordIndexLookup(diary, files: snapshot.files, walkedAt: snapshot.walkedAt)
+            if lookup.needsBuild { lookup.rebuild(progress: indexing) }
+            if let keep = lookup.candidates(runs: runs) { chosen = chosen.filter { keep[$0] } }
         }
+        var passing = chosen.map { i in let path = snapshot.files.rel(i); return (id: Entry.id(ofPath: path), path: path) }
+        if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
         let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }
         let root = diary.root.path
         let batch = 256
@@ -69,35 +71,6 @@ extension Grep {
             }
             start += items.count
         }
-    }
-
-    /// For each of `paths` (sorted), whether the word index lets it hold a match; nil to read
-    /// them all (the index cannot tell).
-    func candidates(_ lookup: WordIndexLookup, runs: [String], paths: [String], progress: ((Int, Int) -> Void)?) -> [Bool]? {
-        if lookup.needsBuild { lookup.rebuild(progress: progress) }
-        guard let keep = lookup.candidates(runs: runs) else { return nil }
-        // The entry list and the walk are both in path order (the walk's order may differ only
-        // for folder names that are not dates): step through both, and look up what is left.
-        let files = lookup.files
-        var out = [Bool](repeating: true, count: paths.count)
-        var k = 0
-        var rest: [String: Bool]?
-        for (i, path) in paths.enumerated() {
-            if rest == nil {
-                let from = k
-                while k < files.count, files[k].rel != path { k += 1 }
-                if k < files.count {
-                    out[i] = keep[k]
-                    k += 1
-                    continue
-                }
-                k = from
-                rest = Dictionary(files.indices.map { (files[$0].rel, keep[$0]) }, uniquingKeysWith: { a, _ in a })
-            }
-            // A file the walk did not see (added meanwhile) is read.
-            out[i] = rest?[path] ?? true
-        }
-        return out
     }
 
     /// Files larger than this are matched line by line only (see `searchFile`).

@@ -298,10 +298,8 @@ public final class EntrySnapshot: @unchecked Sendable {
 
     public var count: Int { items.count }
 
-    /// Every entry file of the walk (readable or not) with its stamp, in walk order.
-    func walkedFiles() -> [(rel: String, stamp: FileStamp)] {
-        (0..<files.count).map { (files.rel($0), files.files[$0].stamp) }
-    }
+    /// Where the k-th entry's file is in the walk (`files`).
+    func fileIndex(_ k: Int) -> Int { Int(items[k].file) }
 
     /// The path of the k-th entry (oldest first), relative to the diary.
     public func path(_ k: Int) -> String { files.rel(Int(items[k].file)) }

@@ -115,6 +115,13 @@ final class WordIndex {
         }
     }
 
+    /// Whether indexed file `doc`'s path passes `test`, given its bytes.
+    func path(_ doc: Int, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        let r = doc * WordIndex.docRecord
+        let off = docCount * WordIndex.docRecord + Int(WordIndex.u32(docs, r)), len = Int(WordIndex.u32(docs, r + 4))
+        return docs.withUnsafeBufferPointer { test(UnsafeBufferPointer(rebasing: $0[off..<(off + len)])) }
+    }
+
     func path(_ doc: Int) -> String {
         let r = doc * WordIndex.docRecord
         let off = docCount * WordIndex.docRecord + Int(WordIndex.u32(docs, r)), len = Int(WordIndex.u32(docs, r + 4))

@@ -24,7 +24,7 @@ public struct WordIndexPolicy: Sendable {
 final class WordIndexLookup {
     let diary: Diary
     /// Every entry file, sorted as the walk sorts them.
-    let files: [(rel: String, stamp: FileStamp)]
+    let files: EntryWalk
     /// When the walk began (ns): an index built from it claims no later time.
     let walkedAt: Int
     private(set) var index: WordIndex?
@@ -35,7 +35,7 @@ final class WordIndexLookup {
     private(set) var stale = 0
 
     /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index.
-    init(_ diary: Diary, files: [(rel: String, stamp: FileStamp)], walkedAt: Int) {
+    init(_ diary: Diary, files: EntryWalk, walkedAt: Int) {
         self.diary = diary
         self.files = files
         self.walkedAt = walkedAt
@@ -46,7 +46,7 @@ final class WordIndexLookup {
     /// Walks the entry files and matches them with the index.
     convenience init(_ diary: Diary) {
         let walkedAt = WordIndexLookup.now()
-        self.init(diary, files: diary.walkEntryFiles().map { ($0.rel, $0.stamp) }, walkedAt: walkedAt)
+        self.init(diary, files: diary.walk(), walkedAt: walkedAt)
     }
 
     static func now() -> Int {
@@ -71,7 +71,8 @@ final class WordIndexLookup {
         guard (try? AtomicFile.makeDirectory(folder)) != nil, access(folder.path, W_OK) == 0 else { return }
         AtomicFile.removeLeftovers(in: folder, of: url.lastPathComponent)
         do {
-            try WordIndex.build(diary, files: files, builtAt: walkedAt, to: url, progress: progress)
+            let all = (0..<files.count).map { (rel: files.rel($0), stamp: files.files[$0].stamp) }
+            try WordIndex.build(diary, files: all, builtAt: walkedAt, to: url, progress: progress)
         } catch {
             return // an index that cannot be written costs time, never correctness
         }
@@ -86,17 +87,18 @@ final class WordIndexLookup {
         guard let index else { return }
         let now = WordIndexLookup.now()
         var next = 0, matched = 0
-        for (k, file) in files.enumerated() {
+        for k in 0..<files.count {
             // Records before this file in the walk's order are of files that are gone.
-            while next < index.docCount, !index.path(next, is: file.rel), WordIndexLookup.walkOrder(index.path(next), file.rel) {
+            func same(_ doc: Int) -> Bool { index.path(doc) { files.rel(k, equals: $0) } }
+            while next < index.docCount, !same(next), WordIndexLookup.walkOrder(index.path(next), files.rel(k)) {
                 next += 1
             }
-            guard next < index.docCount, index.path(next, is: file.rel) else { stale += 1; continue }
+            guard next < index.docCount, same(next) else { stale += 1; continue }
             let doc = next
             next += 1
             matched += 1
             let recorded = index.stamp(doc)
-            if recorded != file.stamp {
+            if recorded != files.files[k].stamp {
                 stale += 1
             } else if recorded.isRacy(now: index.builtAt) {
                 // Changed so close to the build that a later change could keep this stamp: read
