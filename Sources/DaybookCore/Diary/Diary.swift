@@ -184,16 +184,22 @@ public final class Diary {
 
     // MARK: Entries on disk
 
+    /// Every month folder of entries/ (`entries/YYYY/MM`), sorted.
+    func monthFolders() -> [String] {
+        var dirs: [String] = []
+        guard let top = Directory(entriesFolder.path) else { return dirs }
+        for y in top.names.sorted() where !y.hasPrefix(".") {
+            guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
+            for m in year.names.sorted() where !m.hasPrefix(".") { dirs.append("entries/\(y)/\(m)") }
+        }
+        return dirs
+    }
+
     /// Calls `body` for every month folder of entries/ (`entries/YYYY/MM`, sorted) with the open
     /// folder and the names of the files in it (unsorted).
     func forEachEntryFolder(_ body: (_ dir: String, _ folder: Directory, _ names: [String]) -> Void) {
-        guard let top = Directory(entriesFolder.path) else { return }
-        for y in top.names.sorted() where !y.hasPrefix(".") {
-            guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
-            for m in year.names.sorted() where !m.hasPrefix(".") {
-                let dir = "entries/\(y)/\(m)"
-                if let month = Directory(root.path + "/" + dir) { body(dir, month, month.names) }
-            }
+        for dir in monthFolders() {
+            if let month = Directory(root.path + "/" + dir) { body(dir, month, month.names) }
         }
     }
 

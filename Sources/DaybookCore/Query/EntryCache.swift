@@ -38,7 +38,11 @@ public struct FileStamp: Equatable, Sendable {
     nonisolated(unsafe) static var racyWindow = 2_000_000_000
 
     /// The current time in nanoseconds, as stamps count it.
-    static var now: Int { Int(Date().timeIntervalSince1970 * 1e9) }
+    static var now: Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int(ts.tv_sec) * 1_000_000_000 + Int(ts.tv_nsec)
+    }
 
     func write(_ w: inout BinaryWriter) {
         w.int(size); w.int(mtime); w.int(ctime); w.uint(inode)
@@ -88,7 +92,7 @@ final class EntryCache: @unchecked Sendable {
         var cacheable = true
     }
 
-    static let magic = "daybook-entry-cache 4\n"
+    static let magic = "daybook-entry-cache 5\n"
     let file: URL
     let fingerprint: String
     /// The cache file mapped read-only (the page cache's pages, not a copy), or the bytes this
@@ -281,18 +285,11 @@ final class EntryCache: @unchecked Sendable {
         return adopt(OwnedBytes(out.w.bytes))
     }
 
-    /// A 64-bit hash of the bytes, eight at a time: enough to tell a damaged file.
+    /// The checksum the file ends with, over everything before it.
     static func checksum(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
-        let raw = UnsafeRawBufferPointer(b)
-        var i = 0
-        while i + 8 <= raw.count {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x1000_0000_01B3
-            h ^= h >> 29
-            i += 8
-        }
-        while i < raw.count { h = (h ^ UInt64(raw[i])) &* 0x1000_0000_01B3; i += 1 }
-        return h
+        var c = Checksum64()
+        c.add(b)
+        return c.value
     }
 
     // MARK: Records as bytes

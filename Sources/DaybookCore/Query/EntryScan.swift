@@ -86,13 +86,7 @@ struct EntryWalk {
 extension Diary {
     /// Every entry file with its stamps, from one walk; month folders are read on every core.
     func walk() -> EntryWalk {
-        var dirs: [String] = []
-        if let top = Directory(entriesFolder.path) {
-            for y in top.names.sorted() where !y.hasPrefix(".") {
-                guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
-                for m in year.names.sorted() where !m.hasPrefix(".") { dirs.append("entries/\(y)/\(m)") }
-            }
-        }
+        let dirs = monthFolders()
         var parts = [(names: [UInt8], files: [EntryWalk.File])](repeating: ([], []), count: dirs.count)
         let root = self.root.path + "/"
         parts.withUnsafeMutableBufferPointer { slots in
@@ -118,12 +112,6 @@ extension Diary {
             }
         }
         return walk
-    }
-
-    /// Every entry file with its stamp and its stroke file's stamp, sorted by path.
-    func walkEntryFiles() -> [(rel: String, stamp: FileStamp, ink: FileStamp?)] {
-        let w = walk()
-        return w.files.indices.map { (w.rel($0), w.files[$0].stamp, w.files[$0].ink) }
     }
 
     /// Every entry of the diary as of one walk, from the cache where files are unchanged; files

@@ -51,25 +51,14 @@ enum PatternLiterals {
             switch u {
             case "|":
                 return nil
-            case "(":
-                guard let close = groupEnd(s, from: i) else { return nil }
+            case "(", "[", "\\":
+                // A group, a class or an escape ends the run; it and its quantifier are skipped.
+                let next: Int
+                if u == "(" { guard let close = groupEnd(s, from: i) else { return nil }; next = close + 1 }
+                else if u == "[" { guard let close = classEnd(s, from: i) else { return nil }; next = close + 1 }
+                else { guard i + 1 < s.count, isKnownEscape(s[i + 1]) else { return nil }; next = i + 2 }
                 end()
-                i = close + 1
-                guard let after = skipQuantifier(s, at: i) else { return nil }
-                i = after.next
-                continue
-            case "[":
-                guard let close = classEnd(s, from: i) else { return nil }
-                end()
-                i = close + 1
-                guard let after = skipQuantifier(s, at: i) else { return nil }
-                i = after.next
-                continue
-            case "\\":
-                guard i + 1 < s.count, isKnownEscape(s[i + 1]) else { return nil }
-                end()
-                i += 2
-                guard let after = skipQuantifier(s, at: i) else { return nil }
+                guard let after = skipQuantifier(s, at: next) else { return nil }
                 i = after.next
                 continue
             case ")":

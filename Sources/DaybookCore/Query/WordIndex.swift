@@ -63,7 +63,7 @@ final class WordIndex {
               WordIndex.headerSize + docsLength + wordsLength + postingsLength == Int(st.st_size),
               let docs = WordIndex.read(fd, at: WordIndex.headerSize, count: docsLength),
               let words = WordIndex.read(fd, at: WordIndex.headerSize + docsLength, count: wordsLength) else { return nil }
-        var sum = Checksum()
+        var sum = Checksum64()
         sum.add(Array(header[0..<64]))
         sum.add(docs)
         sum.add(words)
@@ -224,31 +224,8 @@ final class WordIndex {
         b.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
     }
 
-    /// A 64-bit checksum over byte arrays added one after the other (not a cryptographic hash:
-    /// it notices a file that was cut, overwritten or garbled).
-    struct Checksum {
-        private(set) var value: UInt64 = 0x243F_6A88_85A3_08D3
-
-        mutating func add(_ bytes: [UInt8]) {
-            var h = value
-            bytes.withUnsafeBytes { raw in
-                let words = raw.count / 8
-                for k in 0..<words {
-                    let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
-                    h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
-                    h ^= h >> 29
-                }
-                for k in (8 * words)..<raw.count {
-                    h = (h ^ UInt64(raw[k])) &* 0x9E37_79B9_7F4A_7C15
-                    h ^= h >> 29
-                }
-            }
-            value = (h ^ UInt64(bytes.count)) &* 0xBF58_476D_1CE4_E5B9
-        }
-    }
-
     static func checksum32(_ bytes: [UInt8]) -> UInt32 {
-        var c = Checksum()
+        var c = Checksum64()
         c.add(bytes)
         return UInt32(truncatingIfNeeded: c.value ^ (c.value >> 32))
     }

@@ -45,14 +45,8 @@ final class WordIndexLookup {
 
     /// Walks the entry files and matches them with the index.
     convenience init(_ diary: Diary) {
-        let walkedAt = WordIndexLookup.now()
+        let walkedAt = FileStamp.now
         self.init(diary, files: diary.walk(), walkedAt: walkedAt)
-    }
-
-    static func now() -> Int {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int(ts.tv_sec) * 1_000_000_000 + Int(ts.tv_nsec)
     }
 
     /// Whether the index is missing or too far behind the files to be worth using as it is.
@@ -85,7 +79,7 @@ final class WordIndexLookup {
         indexed = Array(repeating: -1, count: files.count)
         stale = 0
         guard let index else { return }
-        let now = WordIndexLookup.now()
+        let now = FileStamp.now
         var next = 0, matched = 0
         for k in 0..<files.count {
             // Records before this file in the walk's order are of files that are gone.

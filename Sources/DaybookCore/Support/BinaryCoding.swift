@@ -141,3 +141,29 @@ struct BinaryReader {
         }
     }
 }
+
+/// A 64-bit checksum over runs of bytes added one after the other (not a cryptographic hash: it
+/// notices a cache file that was cut, overwritten or garbled).
+struct Checksum64 {
+    private(set) var value: UInt64 = 0x243F_6A88_85A3_08D3
+
+    mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { add($0) }
+    }
+
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var h = value
+        let raw = UnsafeRawBufferPointer(bytes)
+        let words = raw.count / 8
+        for k in 0..<words {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self))
+            h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+        }
+        for k in (8 * words)..<raw.count {
+            h = (h ^ UInt64(raw[k])) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+        }
+        value = (h ^ UInt64(raw.count)) &* 0xBF58_476D_1CE4_E5B9
+    }
+}
