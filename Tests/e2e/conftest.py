@@ -1,0 +1,97 @@
+"""End-to-end tests of daybook as people meet it: a real terminal, real tools, the README as written.
+
+Run from the project root after `swift build`:  python3 -m pytest Tests/e2e -q
+The binary is $DAYBOOK_BIN, else .build/debug/daybook. Each test gets a fresh HOME with a git
+identity and a fresh diary under pytest's tmp_path; nothing else on the machine is touched.
+"""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+NOW = "2026-11-21T12:00:00+01:00"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def daybook_binary():
+    for cand in (os.environ.get("DAYBOOK_BIN"), str(ROOT / ".build/debug/daybook")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return os.path.abspath(cand)
+    pytest.exit("no daybook binary: run `swift build` or set DAYBOOK_BIN", returncode=2)
+
+
+class Result:
+    def __init__(self, p):
+        self.rc, self.out, self.err = p.returncode, p.stdout, p.stderr
+
+    def json(self):
+        return json.loads(self.out)
+
+    def jsonl(self):
+        return [json.loads(line) for line in self.out.splitlines() if line.strip()]
+
+    def __repr__(self):
+        return f"rc={self.rc}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+
+
+class Diary:
+    """A temporary home and diary, and ways to run daybook and git in it."""
+
+    def __init__(self, tmp):
+        self.bin = daybook_binary()
+        self.tmp = tmp
+        self.home = tmp / "home"
+        self.home.mkdir()
+        (self.home / ".gitconfig").write_text(
+            "[user]\n\tname = Test Writer\n\temail = writer@example.org\n[init]\n\tdefaultBranch = main\n")
+        self.path = tmp / "diary"
+        self.env = {
+            "HOME": str(self.home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "DAYBOOK_DIR": str(self.path), "DAYBOOK_NOW": NOW, "NO_COLOR": "1",
+            "TERM": "dumb", "EDITOR": "false", "VISUAL": "", "GIT_CONFIG_NOSYSTEM": "1",
+            "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
+        }
+
+    def run(self, *args, input=None, env=None, cwd=None, timeout=60):
+        e = dict(self.env)
+        if env:
+            e.update(env)
+        p = subprocess.run([self.bin, *map(str, args)], input=input if input is not None else "",
+                           capture_output=True, text=True, env=e, cwd=cwd or self.path.parent,
+                           timeout=timeout)
+        return Result(p)
+
+    def ok(self, *args, **kw):
+        r = self.run(*args, **kw)
+        assert r.rc == 0, r
+        return r
+
+    def init(self):
+        self.ok("init", self.path)
+        return self
+
+    def git(self, *args, cwd=None):
+        p = subprocess.run(["git", *args], capture_output=True, text=True, env=self.env,
+                           cwd=cwd or self.path)
+        assert p.returncode == 0, p.stderr
+        return p.stdout
+
+    def commits(self):
+        return int(self.git("rev-list", "--count", "HEAD").strip())
+
+    def entries(self):
+        return sorted(p for p in (self.path / "entries").rglob("*.md"))
+
+
+@pytest.fixture
+def diary(tmp_path):
+    """A fresh, initialised diary."""
+    return Diary(tmp_path).init()
+
+
+@pytest.fixture
+def home(tmp_path):
+    """A fresh home with no diary yet (for tests of `init` and the default diary)."""
+    return Diary(tmp_path)
