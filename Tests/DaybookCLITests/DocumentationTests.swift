@@ -14,16 +14,21 @@ final class DocumentationTests: CLITestCase {
         }.filter { $0 != "help" }
         XCTAssertGreaterThan(commands.count, 5)
         for c in commands {
-            let page = packageRoot.appendingPathComponent("man/daybook-\(c).1")
+            let page = packageRoot.appendingPathComponent("man/man1/daybook-\(c).1")
             XCTAssertTrue(FileManager.default.fileExists(atPath: page.path), "no man page for `\(c)`: \(page.path)")
         }
     }
 
     func testManPagesRenderCleanly() throws {
         guard FileManager.default.fileExists(atPath: "/usr/bin/groff") else { throw XCTSkip("groff is not installed") }
-        let pages = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("man").path)
-        XCTAssertTrue(pages.contains("daybook.1"))
-        for page in pages where page.hasSuffix(".1") || page.hasSuffix(".5") {
+        let sections = ["man1", "man5"]
+        let pages = try sections.flatMap { section in
+            try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("man/\(section)").path)
+                .map { "\(section)/\($0)" }
+        }
+        XCTAssertTrue(pages.contains("man1/daybook.1"))
+        for page in pages {
+            XCTAssertTrue(page.hasSuffix("." + page.dropFirst(3).prefix(1)), "\(page) is in the wrong section's folder")
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
             p.arguments = ["-man", "-Tutf8", "-ww", "-z", packageRoot.appendingPathComponent("man/\(page)").path]
