@@ -61,6 +61,38 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertEqual(try run(["code", "add", "last", "trust"]).status, 1, "the same coding twice")
     }
 
+    /// Issue 13 item 5: a new memo on an existing coding was dropped with "nothing to change".
+    func testMemoOnAnExistingCodingReplacesItAndSaysSo() throws {
+        try initDiary()
+        let p = try newEntry("Night", "-m", body)
+        try ok("code", "add", "last", "frustration", "--quote", "The login failed again", "--memo", "second time")
+        let commits = try commitCount()
+        let r = try ok("code", "add", "last", "frustration", "--quote", "The login failed again", "--memo", "third time")
+        XCTAssertTrue(r.err.contains("memo") && r.err.contains("second time"), "says what the memo was: \(r.err)")
+        let text = try read(p)
+        XCTAssertTrue(text.contains("    memo: third time\n"), text)
+        XCTAssertFalse(text.contains("second time"), text)
+        XCTAssertEqual(text.components(separatedBy: "- code: frustration").count, 2, "still one coding:\n\(text)")
+        XCTAssertEqual(try commitCount(), commits + 1)
+        XCTAssertEqual(try git("log", "-1", "--format=%s").trimmingCharacters(in: .whitespacesAndNewlines),
+                       "code memo: frustration on Night: \"The login failed again\"")
+        let same = try run(["code", "add", "last", "frustration", "--quote", "The login failed again", "--memo", "third time"])
+        XCTAssertEqual(same.status, 1, same.err)
+        XCTAssertTrue(same.err.contains("third time"), "shows the memo it has: \(same.err)")
+        XCTAssertEqual(try commitCount(), commits + 1)
+    }
+
+    /// Issue 13 item 11: a quote given with CRLF against an LF body was stored with `\r\n`.
+    func testQuoteLineEndingsFollowTheBody() throws {
+        try initDiary()
+        let p = try newEntry("Night", "-m", "First line of it\nsecond line.\n")
+        try ok("code", "add", "last", "trust", "--quote", "of it\r\nsecond")
+        let text = try read(p)
+        XCTAssertTrue(text.contains("    quote: \"of it\\nsecond\"\n"), text)
+        let rows = try JSONSerialization.jsonObject(with: Data(try ok("code", "ls", "--json").out.utf8)) as? [[String: Any]] ?? []
+        XCTAssertEqual(rows.first?["quote"] as? String, "of it\nsecond")
+    }
+
     func testStrictCodebookSuggestsCloseNames() throws {
         try initDiary()
         try ok("code", "define", "frustration")

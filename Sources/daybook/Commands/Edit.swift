@@ -30,10 +30,8 @@ struct Edit: ParsableCommand {
                 return
             }
             let outcome = diary.readEntry(rel)
-            if let entry = outcome.entry {
-                let change = try Change(diary, excluding: [rel])
-                change.touch(rel)
-                try change.commit("edit: \(entry.title)")
+            if outcome.entry != nil {
+                try diary.commitEdit(of: rel)
                 global.confirm("daybook: saved \(diary.displayPath(rel))")
                 return
             }

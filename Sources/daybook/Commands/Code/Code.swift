@@ -12,19 +12,7 @@ struct CodeCommand: ParsableCommand {
                       CodeRename.self, CodeMerge.self, CodeStats.self, CodeCheck.self])
 
     /// A code name from the command line, lowercase; a usage error when it is not one.
-    static func name(_ raw: String) throws -> String {
-        let n = Tag.normalize(raw)
-        guard Tag.isValid(n) else { throw DaybookError.usage("`\(raw)` is not a code name: use letters, digits, _, - and / (not at either end)") }
-        return n
-    }
-
-    /// Writes the codebook into the change when it differs from what is on disk (an empty
-    /// codebook is not created).
-    static func save(_ book: Codebook, in change: Change) throws {
-        let current = FileManager.default.contents(atPath: change.diary.codebookFile.path)
-        let data = Data(book.yaml.utf8)
-        if current != data && !(current == nil && book.codes.isEmpty) { try change.write(data, to: Codebook.fileName) }
-    }
+    static func name(_ raw: String) throws -> String { try CodeApplication.codeName(raw) }
 
     /// The codes a CODE argument stands for: the code, its descendants in the codebook, and
     /// nested names (`a` stands for `a/b` too).

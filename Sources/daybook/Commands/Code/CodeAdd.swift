@@ -9,7 +9,9 @@ struct CodeAdd: ParsableCommand {
         abstract: "Apply a code to an entry (--quote TEXT or --lines A-B for a segment).",
         discussion: """
         The quote must occur in the body (else exit 2 and the file is untouched); --occurrence picks \
-        which match when it occurs more than once. A code missing from the codebook is added to it, \
+        which match when it occurs more than once. A quote's line endings are stored as the body has \
+        them. On a coding that exists (same code, quote, occurrence and coder), --memo replaces its \
+        memo and says what it was; without a new memo there is nothing to change (exit 1). A code missing from the codebook is added to it, \
         unless codebook.strict is set in daybook.yml, where it is refused with the close names. The \
         coder is --coder, else `coder` in daybook.yml, else git's user.name.
         """)
@@ -25,54 +27,30 @@ struct CodeAdd: ParsableCommand {
 
     func validate() throws {
         if quote != nil && lines != nil { throw ValidationError("give --quote or --lines, not both") }
-        if let occurrence, occurrence < 1 { throw ValidationError("--occurrence counts from 1") }
         if occurrence != nil && quote == nil && lines == nil { throw ValidationError("--occurrence needs --quote or --lines") }
-        if quote?.isEmpty == true { throw ValidationError("--quote is empty") }
     }
 
     func run() throws {
-        let code = try CodeCommand.name(self.code)
         let diary = try global.openDiary()
         let rel = try EntryReference(diary).resolve(entry)
         let display = diary.displayPath(rel)
-        var book = try Codebook.load(diary)
-        if diary.config.strictCodebook, !book.contains(code) {
-            let close = book.closeNames(to: code)
-            throw DaybookError.input("`\(code)` is not in the codebook, and daybook.yml says codebook: {strict: true}"
-                                     + (close.isEmpty ? "; define it first with `daybook code define \(code)`" : "; did you mean: " + close.joined(separator: ", ") + "?"))
-        }
+        let book = try Codebook.load(diary)
         let outcome = diary.readEntry(rel)
         guard let e = outcome.entry else { throw outcome.problems.first ?? DaybookError.input("cannot read the entry", at: SourceLocation(path: display)) }
-        var segment = quote
-        if let lines { segment = try CodeAdd.quote(lines: lines, of: e, path: display) }
-        if let q = segment {
-            let n = QuoteAnchor.count(of: q, in: e.body)
-            if n == 0 {
-                let hint = e.body.lowercased().contains(q.lowercased()) ? " (it does with other upper/lower case: quotes are exact)" : ""
-                throw DaybookError.input("the quote \"\(q)\" does not occur in the body\(hint); nothing was changed", at: SourceLocation(path: display))
-            }
-            if let occurrence, occurrence > n {
-                throw DaybookError.input("the quote occurs \(CodeCommand.plural(n, "time")) in the body, not \(occurrence); nothing was changed", at: SourceLocation(path: display))
-            }
-            if n > 1 && occurrence == nil {
-                Terminal.warning(Diagnostic(.warning, "the quote occurs \(n) times; coded the first (--occurrence N codes another)", at: SourceLocation(path: display)))
-            }
-        }
-        let who = try coder ?? diary.config.coder ?? diary.repository().configString("user.name")
-        let coding = Coding(code: code, quote: segment, occurrence: (occurrence ?? 1) > 1 ? occurrence : nil, memo: memo, coder: who)
-        guard !e.codings.contains(where: { $0.code == code && $0.quote == segment && ($0.occurrence ?? 1) == (occurrence ?? 1) && $0.coder == who }) else {
-            throw DaybookError.nothing("daybook: nothing to change: \(e.title) has this coding already")
-        }
+        let segment = try lines.map { try CodeAdd.quote(lines: $0, of: e, path: display) } ?? quote
+        let application = try CodeApplication(code: code, quote: segment, occurrence: occurrence, memo: memo, coder: coder,
+                                              entry: e, diary: diary, codebook: book)
+        application.warnings.forEach(Terminal.warning)
         let change = try Change(diary)
-        try change.editEntry(rel) { text, _ in
-            var lines = CodingLines(text)
-            lines.append(coding)
-            text = lines.text
+        try application.write(entry: rel, codebook: book, in: change)
+        try change.commit(application.commitMessage(title: e.title))
+        switch application.outcome {
+        case .added:
+            global.confirm("daybook: coded " + application.summary(title: e.title))
+        case .memoChanged(let old):
+            global.confirm("daybook: memo of " + application.summary(title: e.title) + " changed"
+                           + (old.map { " (it was \"\($0)\")" } ?? " (it had none)"))
         }
-        if book.addIfMissing(code) { try CodeCommand.save(book, in: change) }
-        let what = segment.map { "\(code) on \(e.title): \"\(CodeAdd.short($0))\"" } ?? "\(code) on \(e.title)"
-        try change.commit("code add: " + what)
-        global.confirm("daybook: coded " + what)
     }
 
     /// The text of body lines `A-B` (or `A`), without the last line's ending.
@@ -91,10 +69,5 @@ struct CodeAdd: ParsableCommand {
             throw DaybookError.input("body lines \(spec) are blank: nothing to code", at: SourceLocation(path: path, line: e.bodyStartLine + a - 1))
         }
         return text
-    }
-
-    static func short(_ s: String) -> String {
-        let one = s.contains("\n") ? s.replacingOccurrences(of: "\n", with: " ") : s
-        return one.count > 60 ? String(one.prefix(57)) + "…" : one
     }
 }

@@ -33,7 +33,7 @@ struct CodeDefine: ParsableCommand {
             throw DaybookError.nothing("daybook: nothing to change: the codebook has `\(code)` like this already")
         }
         let change = try Change(diary)
-        try CodeCommand.save(book, in: change)
+        try change.write(book)
         let place = book.path(of: code).map { $0.count > 1 ? " (under \($0.dropLast().joined(separator: " › ")))" : "" } ?? ""
         try change.commit("code define: \(code)\(place)")
         global.confirm("daybook: \(existed ? "changed" : "defined") \(code)\(place) in \(diary.displayPath(Codebook.fileName))")

@@ -58,7 +58,7 @@ struct CodeLs: ParsableCommand {
                 for (c, anchor) in codings {
                     var line = "  " + Terminal.accent(c.code) + "  "
                     if let q = c.quote {
-                        line += "\"\(CodeAdd.short(q))\""
+                        line += "\"\(CodeApplication.short(q))\""
                         if anchor == nil { line += " (orphaned: not in the body)" }
                     } else {
                         line += "(whole entry)"

@@ -28,7 +28,7 @@ struct CodeMerge: ParsableCommand {
         let change = try Change(diary)
         let titles = try CodeCommand.recode(diary, in: change) { sources.contains($0) ? target : nil }
         guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: none of \(sources.joined(separator: ", ")) is in the codebook or in any entry") }
-        try CodeCommand.save(book, in: change)
+        try change.write(book)
         let summary = "\(sources.joined(separator: ", ")) → \(target) (\(CodeCommand.plural(titles.count, "entry")))"
         try change.commit("code merge: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
         global.confirm("daybook: merged \(summary)")

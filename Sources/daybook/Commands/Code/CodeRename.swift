@@ -23,7 +23,7 @@ struct CodeRename: ParsableCommand {
         let change = try Change(diary)
         let titles = try CodeCommand.recode(diary, in: change) { $0 == old ? new : nil }
         guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: no code `\(old)` in the codebook or in any entry") }
-        try CodeCommand.save(book, in: change)
+        try change.write(book)
         let summary = "\(old) → \(new) (\(CodeCommand.plural(titles.count, "entry")))"
         try change.commit("code rename: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
         global.confirm("daybook: renamed \(summary)")
