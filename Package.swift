@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -41,14 +42,23 @@ let package = Package(
             ],
             resources: [.copy("Templates/Builtin")]
         ),
+        .target(
+            name: "DaybookServer",
+            dependencies: [
+                "DaybookCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Assets")]
+        ),
         .executableTarget(
             name: "daybook",
             dependencies: [
-                "DaybookCore",
+                "DaybookCore", "DaybookServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "DaybookCoreTests", dependencies: ["DaybookCore"]),
         .testTarget(name: "DaybookCLITests", dependencies: ["DaybookCore"]),
+        .testTarget(name: "DaybookServerTests", dependencies: ["DaybookServer"]),
     ]
 )
