@@ -17,6 +17,22 @@ public enum EntryWriter {
 }
 
 extension EntryWriter {
+    /// Saves a new entry as `new` does, in one commit (`new: TITLE`), with its attachments and
+    /// strokes; returns its relative path.
+    @discardableResult
+    public static func commitNew(_ draft: EntryDraft, in diary: Diary, attachments: [URL] = [], strokes: StrokeFile? = nil) throws -> String {
+        guard !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw DaybookError.nothing("daybook: the body is empty; nothing saved")
+        }
+        let change = try Change(diary)
+        let rel = try create(draft, in: change, attachments: attachments)
+        if let strokes { try change.write(StrokeFileWriter.text(strokes), to: StrokeFile.path(ofEntry: rel)) }
+        try change.commit("new: \(draft.displayTitle)")
+        return rel
+    }
+}
+
+extension EntryWriter {
     /// The id `create` gives the draft: its date and slug, with `-2`, `-3`, … while taken.
     public static func freeID(for draft: EntryDraft, in diary: Diary) -> String {
         let base = Slug.id(date: draft.date, title: draft.title)

@@ -44,6 +44,40 @@ public enum TemplateFill {
         }
     }
 
+    /// Fills `draft` from the template named `name` (nil: no template) and returns the entry's
+    /// starting text: `new` on the command line and the web app's form both come here, so a field
+    /// is checked by the same rules wherever it was typed.
+    public static func prepare(_ name: String?, diary: Diary, draft: inout EntryDraft, ask: Ask?) throws -> String? {
+        guard let name else { return nil }
+        let template = try TemplateLibrary(diary: diary).require(name)
+        try apply(template, to: &draft, diaryMoodScale: diary.config.moodMin...diary.config.moodMax, ask: ask)
+        let fields = draft.fields + (draft.mood.map { [("mood", JSONValue.int($0))] } ?? [])
+        return try TemplateRenderer.render(template, date: draft.date, title: draft.title, fields: fields) {
+            var unreadable: [Diagnostic] = []
+            return WeekSummary(entries: diary.loadEntries(diagnostics: &unreadable, bodies: false), endingOn: draft.date.day,
+                               moodScale: diary.config.moodMin...diary.config.moodMax,
+                               templateMoodScale: diary.templateMoodScales.scale(of:))
+        }
+    }
+
+    /// Every field's answer checked at once, as a form needs it: the reason for each field whose
+    /// answer does not fit (or is required and missing), by field name; empty when all fit.
+    public static func rejections(_ template: Template, answers: [String: String]) -> [String: String] {
+        var reasons: [String: String] = [:]
+        for field in template.fields {
+            do {
+                if try field.value(fromAnswer: answers[field.name] ?? "") == nil, field.defaultValue == nil, field.required {
+                    reasons[field.name] = "required, but missing"
+                }
+            } catch let r as FieldRejection {
+                reasons[field.name] = r.reason
+            } catch {
+                reasons[field.name] = "\(error)"
+            }
+        }
+        return reasons
+    }
+
     /// The value the command line gave for a field, if any.
     static func given(_ name: String, in draft: EntryDraft) -> JSONValue? {
         if name == "mood" { return draft.mood.map(JSONValue.int) }

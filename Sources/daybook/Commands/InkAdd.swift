@@ -23,16 +23,9 @@ struct InkAdd: ParsableCommand {
         let rel = try EntryReference(diary).resolve(entry)
         let inkRel = StrokeFile.path(ofEntry: rel)
         let n = incoming.strokes.count
-        if let (existing, before) = try StrokeFile.load(entry: rel, in: diary) {
-            // The file is rewritten only now that strokes are added, and in daybook's layout.
-            var merged = existing
-            merged.append(incoming)
-            try change.rewrite(inkRel, expected: Data(before.dropLast()), with: Data(StrokeFileWriter.text(merged).utf8))
-        } else {
-            try change.write(StrokeFileWriter.text(incoming), to: inkRel)
-        }
+        try StrokeFile.add(incoming, toEntry: rel, in: change)
         let title = diary.readEntry(rel).entry?.title ?? (rel as NSString).lastPathComponent
-        try change.commit("ink: +\(n) stroke\(n == 1 ? "" : "s") on \(title)")
+        try change.commit(StrokeFile.additionMessage(n, title: title))
         global.confirm("daybook: added \(n) stroke\(n == 1 ? "" : "s") to \(diary.displayPath(inkRel))")
     }
 }

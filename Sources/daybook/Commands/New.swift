@@ -57,7 +57,7 @@ struct New: ParsableCommand {
         try draft.setFields(fields)
         // Strokes are read before anything is written: a broken file saves nothing.
         let strokes = try ink.map { try Ink.importing($0, global: global) }
-        let prepared = try NewTemplate.prepare(template, diary: diary, draft: &draft, interactive: Terminal.stdinIsTerminal)
+        let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? FieldPrompt.ask : nil)
 
         // The body, from the first source that applies.
         var body: String
@@ -73,15 +73,9 @@ struct New: ParsableCommand {
             body = try Editor.edit(text: prepared ?? "", diary: diary)
             if let prepared, body == prepared { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
         }
-        guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw DaybookError.nothing("daybook: the body is empty; nothing saved")
-        }
         draft.body = body
-
-        let change = try Change(diary)
-        let rel = try EntryWriter.create(draft, in: change, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) })
-        if let strokes { try change.write(StrokeFileWriter.text(strokes), to: StrokeFile.path(ofEntry: rel)) }
-        try change.commit("new: \(draft.displayTitle)")
+        let rel = try EntryWriter.commitNew(draft, in: diary, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) },
+                                            strokes: strokes)
         Terminal.out(diary.displayPath(rel))
         global.confirm("daybook: saved \(diary.displayPath(rel))")
     }
