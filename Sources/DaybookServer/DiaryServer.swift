@@ -37,7 +37,11 @@ public final class DiaryServer: Sendable {
         let router = Router(context: DiaryRequestContext.self)
         router.add(middleware: RequestGuard(options: options, port: port))
         StaticAssets.add(to: router)
+        PageRoutes(access: access, options: options).add(to: router)
         EntryRoutes(access: access, options: options).add(to: router)
+        CodingRoutes(access: access).add(to: router)
+        StrokeRoutes(access: access).add(to: router)
+        SearchRoutes(access: access).add(to: router)
         return router
     }
 

@@ -6,20 +6,29 @@ struct HTMLLinks {
     var singleFile: Bool
     /// The way back to the site's root from the page being written (`../../../` from an entry page).
     var root = ""
+    /// True for the pages of `daybook serve`: entries at `/entries/ID`, tags and codes as filters.
+    var app = false
 
     func entry(_ e: Entry) -> String {
-        singleFile ? "#entry-" + e.id : root + String(e.path.dropLast(3)) + ".html"
+        if app { return "/entries/" + e.id }
+        return singleFile ? "#entry-" + e.id : root + String(e.path.dropLast(3)) + ".html"
     }
 
     func tag(_ t: String) -> String {
-        singleFile ? "#tag-" + HTMLText.pageName(t) : root + "tags/" + HTMLText.pageName(t) + ".html"
+        if app { return "/?tag=" + HTMLLinks.queryValue(t) }
+        return singleFile ? "#tag-" + HTMLText.pageName(t) : root + "tags/" + HTMLText.pageName(t) + ".html"
     }
 
     func code(_ c: String) -> String {
-        singleFile ? "#code-" + HTMLText.pageName(c) : root + "codes/" + HTMLText.pageName(c) + ".html"
+        if app { return "/?code=" + HTMLLinks.queryValue(c) }
+        return singleFile ? "#code-" + HTMLText.pageName(c) : root + "codes/" + HTMLText.pageName(c) + ".html"
     }
 
-    var index: String { singleFile ? "#top" : root + "index.html" }
+    var index: String { app ? "/" : singleFile ? "#top" : root + "index.html" }
+
+    static func queryValue(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_/"))) ?? s
+    }
 
     /// Relative path of an entry's page within the site.
     static func page(of e: Entry) -> String { String(e.path.dropLast(3)) + ".html" }

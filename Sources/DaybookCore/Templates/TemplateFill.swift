@@ -51,6 +51,11 @@ public enum TemplateFill {
         guard let name else { return nil }
         let template = try TemplateLibrary(diary: diary).require(name)
         try apply(template, to: &draft, diaryMoodScale: diary.config.moodMin...diary.config.moodMax, ask: ask)
+        return try text(of: template, for: draft, in: diary)
+    }
+
+    /// The template's text rendered for the draft (its date, title and field values so far).
+    public static func text(of template: Template, for draft: EntryDraft, in diary: Diary) throws -> String {
         let fields = draft.fields + (draft.mood.map { [("mood", JSONValue.int($0))] } ?? [])
         return try TemplateRenderer.render(template, date: draft.date, title: draft.title, fields: fields) {
             var unreadable: [Diagnostic] = []

@@ -19,30 +19,14 @@ struct CodeRm: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let code = try CodeCommand.name(self.code)
         let diary = try global.openDiary()
         let rel = try EntryReference(diary).resolve(entry)
         let outcome = diary.readEntry(rel)
         guard let e = outcome.entry else { throw outcome.problems.first ?? DaybookError.input("cannot read the entry", at: SourceLocation(path: diary.displayPath(rel))) }
-        func matches(_ c: Coding) -> Bool {
-            c.code == code && (quote == nil || c.quote == quote) && (coder == nil || c.coder == coder)
-        }
-        let hits = e.codings.filter(matches)
-        guard hits.contains(where: { $0.source == .frontMatter }) else {
-            if !hits.isEmpty {
-                throw DaybookError.input("this coding is a highlighter stroke: it lives in \(diary.displayPath(String(rel.dropLast(3)) + ".strokes.json")); remove the stroke's code there")
-            }
-            throw DaybookError.nothing("daybook: \(e.title) has no coding `\(code)`\(quote.map { " on \"\($0)\"" } ?? "")\(coder.map { " by \($0)" } ?? "")")
-        }
+        let removal = try CodeRemoval(code: code, quote: quote, coder: coder, entry: e, diary: diary)
         let change = try Change(diary)
-        var removed = 0
-        try change.editEntry(rel) { text, _ in
-            var lines = CodingLines(text)
-            removed = lines.update { matches($0) ? nil : $0 }
-            text = lines.text
-        }
-        let what = "\(code) on \(e.title)" + (removed > 1 ? " (\(removed) codings)" : "")
-        try change.commit("code rm: " + what)
-        global.confirm("daybook: removed " + what)
+        try removal.write(entry: rel, in: change)
+        try change.commit("code rm: " + removal.summary(title: e.title))
+        global.confirm("daybook: removed " + removal.summary(title: e.title))
     }
 }

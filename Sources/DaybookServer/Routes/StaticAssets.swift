@@ -1,4 +1,6 @@
-// The app's style sheet and scripts, shipped with the program: no network, no CDN, no build step.
+// The app's style sheets and script, shipped with the program: no network, no CDN, no build step.
+// `export.css` is the HTML export's own sheet, so entries look as they do in an exported site.
+import DaybookCore
 import Foundation
 import Hummingbird
 
@@ -8,7 +10,7 @@ enum StaticAssets {
 
     static func add(to router: Router<DiaryRequestContext>) {
         router.get("assets/:name") { _, context -> Response in
-            guard let name = context.parameters.get("name"), let data = asset(name),
+            guard let name = context.parameters.get("name"), let data = name == "export.css" ? Data(HTMLEntryView.css.utf8) : asset(name),
                   let type = types[(name as NSString).pathExtension] else { throw HTTPError(.notFound) }
             return Response(status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }

@@ -1,0 +1,92 @@
+// Writing: a new entry or an edit, the body in a plain text area, the template's fields as real form controls.
+import DaybookCore
+import Foundation
+
+struct EntryFormPage {
+    let diary: Diary
+    /// The entry being edited; nil for a new one.
+    let entry: Entry?
+    let version: String?
+    let template: Template?
+    /// The starting body of a new entry (the template's text).
+    let startingBody: String
+
+    func html() -> String {
+        let e = AppLayout.escape
+        var s = "<h1>\(entry == nil ? "New entry" : "Edit " + e(entry?.title ?? ""))</h1>\n"
+        if entry == nil {
+            var problems: [Diagnostic] = []
+            let names = TemplateLibrary(diary: diary).all(problems: &problems).map(\.name)
+            s += "<form method=\"get\" action=\"/new\" class=\"template-choice\"><label>Template <select name=\"template\" id=\"template-choice\">"
+            s += "<option value=\"\">(none)</option>"
+            for n in names { s += "<option\(n == template?.name ? " selected" : "")>\(e(n))</option>" }
+            s += "</select></label> <button type=\"submit\">Use</button></form>\n"
+        }
+        s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
+        s += "<p class=\"error\" role=\"alert\" id=\"form-error\"></p>\n"
+        s += "<p class=\"conflict\" role=\"alert\" id=\"form-conflict\" hidden>This entry changed on disk since you opened it. "
+        s += "Nothing was overwritten, and your text is still here. <a href=\"\" id=\"conflict-reload\">Open the new version</a> (copy your text first).</p>\n"
+        s += control(name: "title", label: "Title", html: "<input name=\"title\" value=\"\(e(entry?.title ?? ""))\" autocomplete=\"off\">")
+        if entry == nil {
+            s += control(name: "date", label: "When", html: "<input name=\"date\" placeholder=\"now (or 2026-11-21 18:30, yesterday 18:30)\" autocomplete=\"off\">")
+        }
+        let tags = entry?.tags ?? template?.tags ?? []
+        s += control(name: "tags", label: "Tags", html: "<input name=\"tags\" value=\"\(e(tags.joined(separator: ", ")))\" placeholder=\"fieldwork, interview\" autocomplete=\"off\">")
+        for field in template?.fields ?? [] { s += self.field(field) }
+        s += control(name: "body", label: "Text (Markdown)", html: "<textarea name=\"body\" rows=\"18\" required>\(e(entry?.body ?? startingBody))</textarea>")
+        s += "<button type=\"submit\">Save</button>\n</form>\n"
+        return s
+    }
+
+    func control(name: String, label: String, html: String, hint: String? = nil) -> String {
+        var s = "<div class=\"control\" data-field=\"\(AppLayout.escape(name))\"><label>\(AppLayout.escape(label)) \(html)</label>"
+        if let hint { s += "<span class=\"meta\">\(AppLayout.escape(hint))</span>" }
+        return s + "<span class=\"field-error\" role=\"alert\"></span></div>\n"
+    }
+
+    /// The current value of a field: the entry's, else the template's default.
+    func current(_ field: TemplateField) -> JSONValue? {
+        if let entry {
+            if field.name == "mood" { return entry.mood.map(JSONValue.int) }
+            return entry.fields.first { $0.0 == field.name }?.1
+        }
+        return field.defaultValue
+    }
+
+    func field(_ f: TemplateField) -> String {
+        let e = AppLayout.escape
+        let name = "field:" + f.name
+        let label = f.prompt ?? f.name
+        let value = current(f)
+        let text = value.map { $0.stringValue ?? YAMLWriter.value($0) } ?? ""
+        let required = f.required ? " required" : ""
+        func number(_ d: Double?) -> String { d.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "" }
+        switch f.kind {
+        case .scale:
+            let lo = Int(f.min ?? 1), hi = Int(f.max ?? 5)
+            let v = Int(text) ?? (lo + hi) / 2
+            return control(name: f.name, label: label, html: "<input type=\"range\" name=\"\(e(name))\" min=\"\(lo)\" max=\"\(hi)\" step=\"1\" value=\"\(v)\"\(required)> <output>\(v)</output>",
+                           hint: "\(lo)–\(hi)")
+        case .choice:
+            var s = "<fieldset class=\"options\">"
+            for o in f.options { s += "<label><input type=\"radio\" name=\"\(e(name))\" value=\"\(e(o))\"\(o == text ? " checked" : "")\(required)> \(e(o))</label> " }
+            return control(name: f.name, label: label, html: s + "</fieldset>")
+        case .multi:
+            let chosen: Set<String>
+            if case let .array(items)? = value { chosen = Set(items.compactMap(\.stringValue)) } else { chosen = [] }
+            var s = "<fieldset class=\"options\">"
+            for o in f.options { s += "<label><input type=\"checkbox\" name=\"\(e(name))\" value=\"\(e(o))\"\(chosen.contains(o) ? " checked" : "")> \(e(o))</label> " }
+            return control(name: f.name, label: label, html: s + "</fieldset>")
+        case .date:
+            return control(name: f.name, label: label, html: "<input type=\"date\" name=\"\(e(name))\" value=\"\(e(text))\"\(required)>")
+        case .bool:
+            let on = value == .bool(true)
+            return control(name: f.name, label: label, html: "<input type=\"checkbox\" name=\"\(e(name))\" value=\"true\" data-bool=\"1\"\(on ? " checked" : "")>")
+        case .number:
+            return control(name: f.name, label: label,
+                           html: "<input type=\"number\" step=\"any\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")
+        case .text:
+            return control(name: f.name, label: label, html: "<input name=\"\(e(name))\" value=\"\(e(text))\" maxlength=\"\(number(f.max))\"\(required)>", hint: f.hint)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+// The first page: the filters of SPEC §3 as a form, search as you type, the calendar and the entries.
+import DaybookCore
+import Foundation
+
+struct IndexPage {
+    let diary: Diary
+    let view: HTMLEntryView
+    /// The query's filters, by name (repeated names give several values).
+    let query: [(String, String)]
+    static let pageSize = 100
+
+    /// A filter's values; a form field may hold several, separated by commas.
+    func values(_ name: String) -> [String] {
+        query.filter { $0.0 == name }.flatMap { $0.1.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+    func value(_ name: String) -> String? { values(name).first }
+
+    func filter() throws -> CompiledFilter {
+        var f = EntryFilter()
+        f.from = value("from"); f.to = value("to"); f.on = value("on")
+        f.wheres = query.filter { $0.0 == "where" && !$0.1.isEmpty }.map(\.1)
+        f.tags = values("tag"); f.notTags = values("not-tag"); f.anyTags = values("any-tag")
+        f.codes = values("code"); f.mood = value("mood"); f.template = value("template")
+        f.hasInk = value("has-ink") != nil; f.onThisDay = value("on-this-day") != nil
+        let book = f.codes.isEmpty ? Codebook() : ((try? Codebook.load(diary)) ?? Codebook())
+        return try f.compile(clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday, expandCode: { book.descendants(of: $0) })
+    }
+
+    func html() throws -> String {
+        var problem: String?
+        var entries: [Entry] = []
+        do {
+            let compiled = try filter()
+            var diagnostics: [Diagnostic] = []
+            entries = diary.loadEntries(diagnostics: &diagnostics, bodies: false).filter(compiled.matches)
+        } catch let e as DaybookError {
+            problem = e.message
+        }
+        let page = max(1, Int(value("page") ?? "") ?? 1)
+        let newest = Array(entries.reversed())
+        let shown = newest.dropFirst((page - 1) * IndexPage.pageSize).prefix(IndexPage.pageSize)
+        var s = form(problem: problem)
+        s += "<section id=\"search-results\" class=\"search-results\" hidden><h2>Found</h2><ol></ol></section>\n"
+        s += "<section class=\"overview\"><p class=\"meta\">\(entries.count) entr\(entries.count == 1 ? "y" : "ies")</p>\n"
+        s += view.heatmap(entries) + "</section>\n"
+        s += "<ul class=\"entry-list\" id=\"entries\">\n"
+        for e in shown {
+            s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryView.readableDate(e.date))</time> "
+            s += "<a href=\"\(view.entryLink(e))\">\(AppLayout.escape(e.title.isEmpty ? e.id : e.title))</a>"
+            for t in e.tags { s += " <a class=\"tag\" href=\"\(view.tagLink(t))\">#\(AppLayout.escape(t))</a>" }
+            if e.hasInk { s += " <span class=\"meta\" title=\"has pen strokes\">✎</span>" }
+            s += "</li>\n"
+        }
+        s += "</ul>\n"
+        if newest.count > page * IndexPage.pageSize {
+            let rest = query.filter { $0.0 != "page" } + [("page", "\(page + 1)")]
+            s += "<p><a rel=\"next\" href=\"/?\(IndexPage.encode(rest))\">Older entries</a></p>\n"
+        }
+        return s
+    }
+
+    func form(problem: String?) -> String {
+        func field(_ name: String, _ label: String, placeholder: String = "") -> String {
+            "<label>\(label) <input name=\"\(name)\" value=\"\(AppLayout.escape(values(name).joined(separator: ",")))\" placeholder=\"\(AppLayout.escape(placeholder))\"></label>"
+        }
+        var s = "<form class=\"filters\" method=\"get\" action=\"/\" role=\"search\">\n"
+        s += "<label class=\"search\">Search <input type=\"search\" name=\"q\" id=\"q\" autocomplete=\"off\" value=\"\(AppLayout.escape(value("q") ?? ""))\" placeholder=\"words in titles and bodies\"></label>\n"
+        s += field("from", "From", placeholder: "last month") + field("to", "To", placeholder: "today")
+        s += field("tag", "Tag") + field("not-tag", "Not tag") + field("code", "Code")
+        s += field("mood", "Mood", placeholder: ">=3") + field("where", "Where", placeholder: "key=value") + field("template", "Template")
+        s += "<label><input type=\"checkbox\" name=\"has-ink\" value=\"1\"\(value("has-ink") != nil ? " checked" : "")> with pen strokes</label>\n"
+        s += "<button type=\"submit\">Filter</button> <a href=\"/\">Clear</a>\n"
+        if let problem { s += "<p class=\"error\" role=\"alert\">\(AppLayout.escape(problem))</p>\n" }
+        return s + "</form>\n"
+    }
+
+    static func encode(_ pairs: [(String, String)]) -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.~"))
+        return pairs.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+    }
+}

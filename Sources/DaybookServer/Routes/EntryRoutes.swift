@@ -1,0 +1,145 @@
+// The entries as JSON, and writing them: a new entry, an edit that never overwrites a change made meanwhile.
+import DaybookCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+struct EntryRoutes {
+    let access: DiaryAccess
+    let options: ServeOptions
+
+    func add(to router: Router<DiaryRequestContext>) {
+        router.get("api/entries") { _, _ -> Response in
+            access.with { diary in
+                var diagnostics: [Diagnostic] = []
+                let entries = diary.loadEntries(diagnostics: &diagnostics, bodies: false)
+                return EntryRoutes.json(.array(entries.map { $0.json() }))
+            }
+        }
+        router.get("api/entries/:id") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            return try access.with { diary in
+                let (_, entry, version) = try EntryRoutes.load(id, in: diary)
+                guard case var .object(o) = entry.json(includeBody: true) else { return EntryRoutes.json(.null) }
+                o.append(("version", .string(version)))
+                return EntryRoutes.json(.object(o))
+            }
+        }
+        router.get("api/entries/:id/version") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            return try access.with { diary in
+                let rel = try EntryRoutes.resolve(id, in: diary)
+                return EntryRoutes.json(.object([("version", .string(try EntryRoutes.version(of: rel, in: diary) ?? ""))]))
+            }
+        }
+        // What the index watches: a new commit or a new entry file shows up here.
+        router.get("api/state") { _, _ -> Response in
+            try access.with { diary in
+                let head = try diary.repository().headID ?? ""
+                return EntryRoutes.json(.object([("head", .string(head)), ("entries", .int(diary.entryFiles().count))]))
+            }
+        }
+        router.post("api/entries") { request, context -> Response in
+            let body = try await RequestBody.read(request, context: context)
+            return try access.with { diary in try EntryRoutes.create(body, in: diary) }
+        }
+        router.put("api/entries/:id") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let body = try await RequestBody.read(request, context: context)
+            return try access.with { diary in try EntryRoutes.revise(id, body, in: diary) }
+        }
+    }
+
+    /// A new entry as `new` makes it: the template's fields checked by its rules, one commit.
+    static func create(_ body: RequestBody, in diary: Diary) throws -> Response {
+        let answers = try body.answers("fields")
+        let templateName = try body.string("template").flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            let template = try templateName.map { try TemplateLibrary(diary: diary).require($0) }
+            if let template {
+                let reasons = TemplateFill.rejections(template, answers: answers)
+                if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons) }
+            }
+            let when = try body.string("date").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }.map {
+                try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
+            } ?? diary.clock.nowLocal
+            let title = try body.string("title")?.trimmingCharacters(in: .whitespaces)
+            var draft = EntryDraft(date: when, title: title?.isEmpty == false ? title : nil)
+            draft.tags = try body.strings("tags") ?? []
+            for (k, v) in answers where !v.isEmpty { try draft.setField(k, .string(v)) }
+            _ = try TemplateFill.prepare(templateName, diary: diary, draft: &draft, ask: nil)
+            draft.body = try body.string("body") ?? ""
+            let rel = try EntryWriter.commitNew(draft, in: diary)
+            let id = ((rel as NSString).lastPathComponent as NSString).deletingPathExtension
+            return json(.object([("id", .string(id)), ("path", .string(rel))]), status: .created)
+        } catch let e as DaybookError {
+            return Refusal.response(e, fields: e.message.hasPrefix("field `") ? fieldOf(e) : [:])
+        }
+    }
+
+    /// An edit from the form: refused with 409 when the file is no longer the version the page
+    /// loaded (the page keeps the text typed); else only the keys and body that changed are written.
+    static func revise(_ id: String, _ body: RequestBody, in diary: Diary) throws -> Response {
+        let rel = try resolve(id, in: diary)
+        let loaded = try body.requiredString("version")
+        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else { throw HTTPError(.notFound) }
+        let current = try Repository.blobID(of: data)
+        guard current == loaded else {
+            return json(.object([("error", .string("the entry changed on disk since the page loaded it; nothing was overwritten")),
+                                 ("version", .string(current))]), status: .conflict)
+        }
+        do {
+            let outcome = diary.readEntry(rel)
+            guard let entry = outcome.entry else { throw outcome.problems.first ?? DaybookError.input("the entry cannot be read") }
+            let template = try entry.template.map { try TemplateLibrary(diary: diary).require($0) }
+            let revision = EntryRevision(title: try body.string("title"), tags: try body.strings("tags"),
+                                         fields: try body.answers("fields"), body: try body.string("body"))
+            let reasons = revision.rejections(template: template)
+            if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template"), fields: reasons) }
+            let change = try Change(diary)
+            try change.editEntry(rel) { text, entry in try revision.apply(to: &text, entry: entry, template: template) }
+            let title = diary.readEntry(rel).entry?.title ?? entry.title
+            let commit = try change.commit("edit: \(title)")
+            let version = try Self.version(of: rel, in: diary) ?? ""
+            return json(.object([("version", .string(version)), ("changed", .bool(commit != nil))]))
+        } catch let e as DaybookError {
+            return Refusal.response(e)
+        }
+    }
+
+    static func fieldOf(_ e: DaybookError) -> [String: String] {
+        let m = e.message
+        guard let start = m.range(of: "field `"), let end = m[start.upperBound...].firstIndex(of: "`") else { return [:] }
+        return [String(m[start.upperBound..<end]): m]
+    }
+
+    /// The entry, its relative path, and its version (the git blob id of its bytes).
+    static func load(_ id: String, in diary: Diary) throws -> (rel: String, entry: Entry, version: String) {
+        let rel = try resolve(id, in: diary)
+        let outcome = diary.readEntry(rel)
+        guard let entry = outcome.entry else {
+            throw HTTPError(.unprocessableContent, message: outcome.problems.first?.description ?? "the entry cannot be read")
+        }
+        return (rel, entry, try version(of: rel, in: diary) ?? "")
+    }
+
+    static func version(of rel: String, in diary: Diary) throws -> String? {
+        try FileManager.default.contents(atPath: diary.url(rel).path).map { try Repository.blobID(of: $0) }
+    }
+
+    /// An entry named by its id or an id prefix only: never a path, so a request cannot reach a
+    /// file outside `entries/`.
+    static func resolve(_ id: String, in diary: Diary) throws -> String {
+        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw HTTPError(.badRequest, message: "an entry is named by its id")
+        }
+        do { return try EntryReference(diary).resolve(id) } catch let e as DaybookError {
+            throw HTTPError(.notFound, message: e.message)
+        }
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized() + "\n")))
+    }
+}

@@ -1,0 +1,75 @@
+// The pages: the index, an entry, the forms to write, and an entry's attachments.
+import DaybookCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+struct PageRoutes {
+    let access: DiaryAccess
+    let options: ServeOptions
+
+    func add(to router: Router<DiaryRequestContext>) {
+        router.get("/") { request, _ -> Response in
+            let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+            return try access.with { diary in
+                let page = IndexPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), query: query)
+                return PageRoutes.html(AppLayout.page(title: "Entries", diaryName: PageRoutes.name(diary), data: ["page": "index"], try page.html()))
+            }
+        }
+        router.get("entries/:id") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            return try access.with { diary in
+                let (_, entry, version) = try EntryRoutes.load(id, in: diary)
+                let page = EntryPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), entry: entry, version: version)
+                return PageRoutes.html(AppLayout.page(title: entry.title, diaryName: PageRoutes.name(diary), data: page.data.merging(["page": "entry"]) { $1 }, page.html()))
+            }
+        }
+        router.get("entries/:id/edit") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            return try access.with { diary in
+                let (_, entry, version) = try EntryRoutes.load(id, in: diary)
+                let template = try entry.template.map { try TemplateLibrary(diary: diary).require($0) }
+                let page = EntryFormPage(diary: diary, entry: entry, version: version, template: template, startingBody: "")
+                return PageRoutes.html(AppLayout.page(title: "Edit " + entry.title, diaryName: PageRoutes.name(diary),
+                                                      data: ["page": "edit", "entry": entry.id, "version": version], page.html()))
+            }
+        }
+        router.get("new") { request, _ -> Response in
+            let name = request.uri.queryParameters["template"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            return try access.with { diary in
+                let template = try name.map { try TemplateLibrary(diary: diary).require($0) }
+                let body = try template.map { try TemplateFill.text(of: $0, for: EntryDraft(date: diary.clock.nowLocal, title: nil), in: diary) }
+                let page = EntryFormPage(diary: diary, entry: nil, version: nil, template: template, startingBody: body ?? template?.body ?? "")
+                return PageRoutes.html(AppLayout.page(title: "New entry", diaryName: PageRoutes.name(diary),
+                                                      data: ["page": "new", "template": template?.name ?? ""], page.html()))
+            }
+        }
+        router.get("entries/:id/:file") { _, context -> Response in
+            let id = try context.parameters.require("id"), file = try context.parameters.require("file")
+            return try access.with { diary in try PageRoutes.attachment(id, file, in: diary) }
+        }
+    }
+
+    /// An attachment: a plain file name in the entry's attachment folder, never a link. Images are
+    /// shown; anything else is offered as a download, so no file of the diary runs as a page here.
+    static func attachment(_ id: String, _ name: String, in diary: Diary) throws -> Response {
+        guard !name.hasPrefix("."), !name.contains("/"), !name.contains("\\"), !name.contains("\0") else { throw HTTPError(.notFound) }
+        let rel = try EntryRoutes.resolve(id, in: diary)
+        let path = diary.url(Attachments.folder(ofEntry: rel) + "/" + name).path
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
+            throw HTTPError(.notFound)
+        }
+        let ext = (name as NSString).pathExtension.lowercased()
+        let images = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"]
+        var headers: HTTPFields = [.contentType: images[ext] ?? "application/octet-stream"]
+        if images[ext] == nil { headers[.contentDisposition] = "attachment" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func name(_ diary: Diary) -> String { diary.config.name ?? "Diary" }
+
+    static func html(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
