@@ -53,17 +53,17 @@ public struct EntryDraft: Sendable {
         case "date", "codes":
             throw DaybookError.usage("--set cannot set `\(key)`; use --date or `daybook code add`")
         case "title", "template":
-            guard let text = value.stringValue else { throw DaybookError.usage("--set \(key): must be text, not \(EntryDraft.describe(value))") }
+            guard let text = value.stringValue else { throw DaybookError.usage("--set \(key): must be text, not \(value.described)") }
             if key == "title" { title = text } else { template = text }
         case "tags":
             switch value {
             case let .array(items):
                 for item in items {
-                    guard let t = item.stringValue else { throw DaybookError.usage("--set tags: a tag must be a word, not \(EntryDraft.describe(item))") }
+                    guard let t = item.stringValue else { throw DaybookError.usage("--set tags: a tag must be a word, not \(item.described)") }
                     tags.append(t)
                 }
             default:
-                guard let list = value.stringValue else { throw DaybookError.usage("--set tags: give a list ([a, b]) or words separated by commas, not \(EntryDraft.describe(value))") }
+                guard let list = value.stringValue else { throw DaybookError.usage("--set tags: give a list ([a, b]) or words separated by commas, not \(value.described)") }
                 tags += list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }
         case "mood":
@@ -124,15 +124,6 @@ public struct EntryDraft: Sendable {
             return .object(map.map { (key: Node, v: Node) in (key.string ?? key.scalar?.string ?? "", asTyped(v)) })
         case .alias:
             return YAML.value(node)
-        }
-    }
-
-    static func describe(_ v: JSONValue) -> String {
-        switch v {
-        case .array: return "a list"
-        case .object: return "a mapping"
-        case .null: return "nothing"
-        default: return "`\(v.stringValue ?? "")`"
         }
     }
 

@@ -142,11 +142,16 @@ extension TemplateField {
         }
     }
 
-    func describe(_ v: JSONValue) -> String {
-        switch v {
+    func describe(_ v: JSONValue) -> String { v.described }
+}
+
+extension JSONValue {
+    /// The value as a message names it: `7`, `home`, a list, a mapping, nothing.
+    var described: String {
+        switch self {
         case .null: return "nothing"
         case let .bool(b): return "`\(b)`"
-        case .int, .double: return "`\(v.stringValue ?? "")`"
+        case .int, .double: return "`\(stringValue ?? "")`"
         case let .string(s): return "`\(s)`"
         case .array: return "a list"
         case .object: return "a mapping"
