@@ -65,6 +65,53 @@ final class TemplateCommandTests: CLITestCase {
         XCTAssertTrue(try ok("ls", "--json").out.contains("\"mood\": 8"))
     }
 
+    func testSetValuesAreYAMLInTheFileAndInJSON() throws {
+        try initDiary()
+        let p = try newEntry("Ward", "-m", "Notes.", "--set", "location={name: Ward 3, lat: 48.2, lon: 16.3}",
+                             "--set", "rooms=[a, b]", "--set", "beds=7", "--set", "night=true", "--set", "place=home")
+        XCTAssertEqual(try read(p), """
+        ---
+        title: Ward
+        date: 2026-11-21T12:00:00+01:00
+        location: {name: Ward 3, lat: 48.2, lon: 16.3}
+        rooms: [a, b]
+        beds: 7
+        night: true
+        place: home
+        ---
+        Notes.
+
+        """)
+        let json = try JSONSerialization.jsonObject(with: Data(try ok("show", "last", "--json").out.utf8)) as? [String: Any]
+        let fields = try XCTUnwrap(json?["fields"] as? [String: Any])
+        let location = try XCTUnwrap(fields["location"] as? [String: Any])
+        XCTAssertEqual(location["name"] as? String, "Ward 3")
+        XCTAssertEqual(location["lat"] as? Double, 48.2)
+        XCTAssertEqual(fields["rooms"] as? [String], ["a", "b"])
+        XCTAssertEqual(fields["beds"] as? Int, 7)
+        XCTAssertEqual(fields["night"] as? Bool, true)
+        XCTAssertEqual(fields["place"] as? String, "home")
+    }
+
+    func testSetValueThatIsNotYAMLWritesNothing() throws {
+        try initDiary()
+        let r = try run(["new", "Ward", "-m", "Notes.", "--set", "location={name: Ward 3, lat: 48.2"])
+        XCTAssertEqual(r.status, 2, r.err)
+        XCTAssertTrue(r.err.contains("--set location: the value `{name: Ward 3, lat: 48.2` is not valid YAML"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: diary.appendingPathComponent("entries").path))
+        XCTAssertEqual(try commitCount(), 1)
+    }
+
+    func testTypedSetValuesStillMeetTheTemplatesFields() throws {
+        try initDiary()
+        let p = try newEntry("Evening", "--template", "emotion", "--set", "mood=7", "--set", "feeling=enjoyment", "--no-edit")
+        let text = try read(p)
+        XCTAssertTrue(text.contains("mood: 7\ntemplate: emotion\nfeeling: enjoyment\n---\n"), text)
+        let r = try run(["new", "x", "--template", "emotion", "--no-edit", "--set", "mood=7", "--set", "feeling=[enjoyment]"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.err.contains("field `feeling`: must be one of"), r.err)
+    }
+
     func testBadValuesWriteNothing() throws {
         try initDiary()
         for (sets, field) in [(["mood=0"], "mood"), (["mood=2", "minutes=-5"], "minutes"), (["mood=2", "feeling=joy"], "feeling"), ([], "mood")] {

@@ -55,6 +55,31 @@ extension TemplateField {
         return value
     }
 
+    /// Reads a value given with `--set`, already read as YAML. A scalar is read from its text as
+    /// typed, as a prompt's answer is (`yes` stays `yes` in a text field, `45 min` is 45); a list
+    /// fills a `multi` field; anything else is refused with the field's own reason.
+    public func value(fromGiven given: JSONValue, text: String?) throws -> JSONValue? {
+        switch given {
+        case .null:
+            return nil
+        case let .array(items) where kind == .multi:
+            var chosen: [JSONValue] = []
+            for item in items {
+                guard let s = textValue(item), let o = option(matching: s.trimmingCharacters(in: .whitespaces)) else {
+                    throw FieldRejection("`\(item.stringValue ?? describe(item))` is not one of \(options.joined(separator: ", "))")
+                }
+                if !chosen.contains(.string(o)) { chosen.append(.string(o)) }
+            }
+            return chosen.isEmpty ? nil : .array(chosen)
+        case .object where kind == .multi:
+            throw FieldRejection("must be a list of \(options.joined(separator: ", ")), not a mapping")
+        case .array, .object:
+            throw FieldRejection(reason(rejecting: given) ?? "must be \(kind.rawValue), not \(describe(given))")
+        default:
+            return try value(fromAnswer: text ?? given.stringValue ?? "")
+        }
+    }
+
     /// The option an answer names, compared without case; options are written as declared.
     func option(matching answer: String) -> String? {
         options.first { $0 == answer } ?? options.first { $0.lowercased() == answer.lowercased() }
@@ -117,11 +142,16 @@ extension TemplateField {
         }
     }
 
-    func describe(_ v: JSONValue) -> String {
-        switch v {
+    func describe(_ v: JSONValue) -> String { v.described }
+}
+
+extension JSONValue {
+    /// The value as a message names it: `7`, `home`, a list, a mapping, nothing.
+    var described: String {
+        switch self {
         case .null: return "nothing"
         case let .bool(b): return "`\(b)`"
-        case .int, .double: return "`\(v.stringValue ?? "")`"
+        case .int, .double: return "`\(stringValue ?? "")`"
         case let .string(s): return "`\(s)`"
         case .array: return "a list"
         case .object: return "a mapping"

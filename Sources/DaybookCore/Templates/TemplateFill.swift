@@ -18,8 +18,10 @@ public enum TemplateFill {
             var value: JSONValue?
             var rejection: FieldRejection?
             if let given = given(field.name, in: draft) {
-                do { value = try field.value(fromAnswer: given.stringValue ?? "") } catch let r as FieldRejection {
-                    guard ask != nil else { throw DaybookError.usage("--set \(field.name)=\(given.stringValue ?? ""): field `\(field.name)`: \(r.reason) (template \(template.name))") }
+                let text = draft.setText[field.name]
+                do { value = try field.value(fromGiven: given, text: text) } catch let r as FieldRejection {
+                    let shown = text ?? given.stringValue ?? YAMLWriter.value(given)
+                    guard ask != nil else { throw DaybookError.usage("--set \(field.name)=\(shown): field `\(field.name)`: \(r.reason) (template \(template.name))") }
                     rejection = r
                 }
                 if value != nil { values.append((field.name, value ?? .null)); continue }

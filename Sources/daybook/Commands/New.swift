@@ -24,7 +24,7 @@ struct New: ParsableCommand {
     var date: String?
     @Option(help: "Start from this template.")
     var template: String?
-    @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field (repeatable).", valueName: "key=value"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field; the value is YAML: 7, true, [a, b], {k: v} (repeatable).", valueName: "key=value"))
     var fields: [String] = []
     @Option(help: ArgumentHelp("Pen strokes for the entry: a daybook stroke file or InkML.", valueName: "file"))
     var ink: String?

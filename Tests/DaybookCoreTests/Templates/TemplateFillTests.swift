@@ -40,6 +40,30 @@ final class TemplateFillTests: XCTestCase {
         XCTAssertNil(try error(["mood=1"]))
     }
 
+    func testYAMLSetValuesMeetTheFieldTypes() throws {
+        var d = try draft(["mood=7", "feeling=enjoyment", "emotion=yes", "minutes=12.5"])
+        try TemplateFill.apply(try emotion(), to: &d, diaryMoodScale: 1...5, ask: nil)
+        XCTAssertEqual(d.mood, 7)
+        XCTAssertEqual(d.fields.map(\.1), [.string("enjoyment"), .string("yes"), .double(12.5)], "a text field keeps `yes` as typed")
+        func error(_ sets: [String]) throws -> String? {
+            var d = try draft(sets)
+            do { try TemplateFill.apply(try emotion(), to: &d, diaryMoodScale: 1...5, ask: nil); return nil } catch let e as DaybookError { return e.message }
+        }
+        XCTAssertEqual(try error(["mood=7", "feeling=[enjoyment, fear]"]),
+                       "--set feeling=[enjoyment, fear]: field `feeling`: must be one of enjoyment, sadness, anger, fear, disgust, surprise, not a list (template emotion)")
+        XCTAssertEqual(try error(["mood=7", "minutes={a: 1}"]), "--set minutes={a: 1}: field `minutes`: must be a number, not a mapping (template emotion)")
+        XCTAssertEqual(try error(["mood=7", "minutes=\"12\""]), nil, "a quoted number is still a number's text")
+    }
+
+    func testAListFillsAMultiField() throws {
+        let multi = try Template.parse("---\nfields:\n  feelings: {type: multi, options: [joy, fear]}\n---\n", name: "m", origin: .diary("templates/m.md"), path: "m.md")
+        var d = try draft(["feelings=[Joy, fear, joy]"])
+        try TemplateFill.apply(multi, to: &d, diaryMoodScale: 1...5, ask: nil)
+        XCTAssertEqual(d.fields.first?.1, .array([.string("joy"), .string("fear")]))
+        d = try draft(["feelings=[joy, anger]"])
+        XCTAssertThrowsError(try TemplateFill.apply(multi, to: &d, diaryMoodScale: 1...5, ask: nil))
+    }
+
     func testDefaultsFillFieldsNotGiven() throws {
         let planning = try XCTUnwrap(try TemplateLibrary().template(named: "planning"))
         var d = EntryDraft(date: date, title: nil)
