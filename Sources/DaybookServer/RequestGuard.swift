@@ -21,8 +21,10 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
 
     static var securityHeaders: HTTPFields {
         [
-            .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-                + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            // Style attributes are allowed (codebook colours are written as `style="--code: #…"` by the
+            // HTML the export shares); style elements, scripts and everything else only from here.
+            .contentSecurityPolicy: "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+                + "img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
             .xContentTypeOptions: "nosniff",
             HTTPField.Name("Referrer-Policy")!: "no-referrer",
             HTTPField.Name("X-Frame-Options")!: "DENY",

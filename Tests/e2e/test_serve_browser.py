@@ -240,3 +240,11 @@ def test_an_edit_never_overwrites_a_change_made_on_disk(browser, served, diary):
     wait_for(lambda: browser.find_element(By.ID, "form-conflict").is_displayed())
     assert "The night nurse" in path.read_text() and "Typed in the browser" not in path.read_text()
     assert "Typed in the browser." in browser.find_element(By.NAME, "body").get_attribute("value"), "nothing typed is lost"
+
+
+def test_a_change_made_by_the_cli_appears_in_the_open_page(browser, served, diary):
+    eid = entry_id(diary, "login-trouble")
+    open_app(browser, served, f"/entries/{eid}")
+    assert "#interview" not in browser.find_element(By.ID, "reading").text
+    diary.ok("tag", "add", eid, "interview")
+    wait_for(lambda: "#interview" in browser.find_element(By.ID, "reading").text, seconds=15)

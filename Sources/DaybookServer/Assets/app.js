@@ -22,8 +22,9 @@ function say(text) {
 }
 
 // Changes made elsewhere (an editor, the CLI, another tab) show up without a reload by hand.
-function watch(url, key, onChange, seconds = 3) {
-  let known = null;
+// `initial` is what the page was made from, so a change right after it loaded is seen too.
+function watch(url, key, onChange, initial = null, seconds = 3) {
+  let known = initial === null ? null : JSON.stringify(initial);
   setInterval(async () => {
     try {
       const r = await api("GET", url);
@@ -152,7 +153,7 @@ function setUpEntry() {
   watch(`/api/entries/${encodeURIComponent(id)}/version`, (d) => d.version, () => {
     if (form.hidden && !drawing.active) location.reload();
     else say("This entry changed on disk: reload to see it.");
-  });
+  }, document.body.dataset.version);
 }
 
 async function showCodings(id, code) {
@@ -402,7 +403,7 @@ function setUpForm() {
     watch(`/api/entries/${encodeURIComponent(id)}/version`, (d) => d.version, () => {
       conflict.hidden = false;
       document.getElementById("conflict-reload").href = `/entries/${encodeURIComponent(id)}/edit`;
-    });
+    }, version);
   }
 }
 

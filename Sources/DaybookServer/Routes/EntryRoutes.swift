@@ -66,7 +66,8 @@ struct EntryRoutes {
             let title = try body.string("title")?.trimmingCharacters(in: .whitespaces)
             var draft = EntryDraft(date: when, title: title?.isEmpty == false ? title : nil)
             draft.tags = try body.strings("tags") ?? []
-            for (k, v) in answers where !v.isEmpty { try draft.setField(k, .string(v)) }
+            // A form's answers are what `--set KEY=VALUE` gives on the command line, read by the same rules.
+            try draft.setFields(answers.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
             _ = try TemplateFill.prepare(templateName, diary: diary, draft: &draft, ask: nil)
             draft.body = try body.string("body") ?? ""
             let rel = try EntryWriter.commitNew(draft, in: diary)

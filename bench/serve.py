@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Times `daybook serve` on a generated diary: the index page, an entry page, saving a stroke and an
+edit (each with its commit) against `daybook new -m`, and the server's memory after a bounded loop of
+requests on loopback (a stand-in for an hour of use).
+
+Usage: bench/serve.py N [--bin PATH] [--requests R]
+Generates a diary of N entries with bench/generate.py under bench/out/serve-N (kept for the next run),
+uses the release binary when there is one, and prints a Markdown table.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def binary(given):
+    for cand in (given, ROOT / ".build/release/daybook", ROOT / ".build/debug/daybook"):
+        if cand and pathlib.Path(cand).exists():
+            return str(cand)
+    sys.exit("no daybook binary: swift build -c release")
+
+
+def timed(n, f):
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("n", type=int)
+    ap.add_argument("--bin")
+    ap.add_argument("--requests", type=int, default=3000)
+    args = ap.parse_args()
+    exe = binary(args.bin)
+    diary = ROOT / "bench/out" / f"serve-{args.n}"
+    env = dict(os.environ, DAYBOOK_DIR=str(diary), NO_COLOR="1")
+    if not (diary / "daybook.yml").exists():
+        diary.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, ROOT / "bench/generate.py", str(args.n), str(diary)], check=True)
+        subprocess.run([exe, "init", str(diary)], check=True, env=env, capture_output=True)
+        subprocess.run([exe, "check", "--fix"], env=env, capture_output=True)
+    subprocess.run([exe, "ls", "--last", "1"], env=env, capture_output=True)  # a warm cache, as in use
+    proc = subprocess.Popen([exe, "serve", "--port", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = proc.stdout.readline().strip()
+    m = re.match(r"http://([^/]+)/\?token=(\w+)", address)
+    base, token = "http://" + m.group(1), m.group(2)
+
+    def req(method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        r = urllib.request.Request(base + path, data=data, method=method,
+                                   headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+        with urllib.request.urlopen(r, timeout=120) as resp:
+            return resp.read()
+
+    try:
+        last = json.loads(subprocess.run([exe, "ls", "--last", "1", "--json"], env=env, capture_output=True, text=True).stdout)[0]
+        eid = last["id"]
+        rows = []
+        rows.append(("index page `/`", *timed(5, lambda: req("GET", "/")), "≤ 0.100 s"))
+        rows.append(("entry page `/entries/ID`", *timed(10, lambda: req("GET", f"/entries/{eid}")), "≤ 0.050 s"))
+        stroke = {"format": "daybook-strokes", "version": 1, "channels": ["x", "y", "t", "force"],
+                  "strokes": [{"tool": "pen", "color": "#1f2328", "width": 2, "start": "2026-11-21T12:00:00.000+01:00",
+                               "points": [[i, i, i * 8, 0.5] for i in range(50)]}]}
+        rows.append(("save a stroke (with its commit)", *timed(5, lambda: req("POST", f"/api/entries/{eid}/strokes", stroke)), "≤ new -m"))
+
+        def edit():
+            v = json.loads(req("GET", f"/api/entries/{eid}/version"))["version"]
+            req("PUT", f"/api/entries/{eid}", {"version": v, "body": f"Edited at {time.time()}.\n"})
+        rows.append(("save an edit (with its commit)", *timed(5, edit), "≤ new -m"))
+        rows.append(("`daybook new -m` (CLI, for comparison)",
+                     *timed(5, lambda: subprocess.run([exe, "new", "-q", "-m", "bench", "Bench"], env=env, capture_output=True)), ""))
+        start = time.time()
+        paths = ["/", f"/entries/{eid}", f"/api/entries/{eid}", f"/api/entries/{eid}/version", "/api/state", "/api/search?q=nurse"]
+        for i in range(args.requests):
+            req("GET", paths[i % len(paths)])
+            if time.time() - start > 600:
+                break
+        hwm = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmHWM"))
+        rss = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmRSS"))
+        print(f"\n`daybook serve` on {args.n:,} entries ({exe})\n")
+        print("| work | median | best | budget |\n|---|---|---|---|")
+        for name, med, best, budget in rows:
+            print(f"| {name} | {med:.3f} s | {best:.3f} s | {budget} |")
+        print(f"| memory after {i + 1} requests in {time.time() - start:.0f} s | RSS {rss / 1024:.0f} MB | peak {hwm / 1024:.0f} MB | ≤ 200 MB |")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
