@@ -47,6 +47,7 @@ public final class DiaryServer: Sendable {
 
     /// Listens until SIGINT or SIGTERM, then stops cleanly; `ready` gets the address to open.
     public func run(ready: @escaping @Sendable (String) -> Void) async throws {
+        UntilExit.isEnabled = false
         var logger = Logger(label: "daybook serve")
         logger.logLevel = .error
         let port = self.port

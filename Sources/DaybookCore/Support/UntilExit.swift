@@ -5,6 +5,11 @@ import Foundation
 /// listing them, and the end of the process gives the memory back at once. The peak is the same.
 public enum UntilExit {
     nonisolated(unsafe) private static var kept: [Any] = []
+    /// False in a process that runs for long and reads again and again (`daybook serve`, the
+    /// language server): there, what a request read is freed when the request is done.
+    nonisolated(unsafe) public static var isEnabled = true
 
-    public static func keep(_ value: Any) { kept.append(value) }
+    public static func keep(_ value: Any) {
+        if isEnabled { kept.append(value) }
+    }
 }
