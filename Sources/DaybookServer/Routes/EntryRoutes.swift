@@ -10,7 +10,7 @@ struct EntryRoutes {
 
     func add(to router: Router<DiaryRequestContext>) {
         router.get("api/entries") { _, _ -> Response in
-            access.with { diary in
+            try access.with { diary in
                 var diagnostics: [Diagnostic] = []
                 let entries = diary.loadEntries(diagnostics: &diagnostics, bodies: false)
                 return EntryRoutes.json(.array(entries.map { $0.json() }))

@@ -57,7 +57,11 @@ struct PageRoutes {
         let rel = try EntryRoutes.resolve(id, in: diary)
         let path = diary.url(Attachments.folder(ofEntry: rel) + "/" + name).path
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
+        // Neither the file nor a folder on its way may be a link out of the diary: the real path
+        // must still be below the diary's entries.
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(diary.entriesFolder.path + "/"),
+              let data = FileManager.default.contents(atPath: path) else {
             throw HTTPError(.notFound)
         }
         let ext = (name as NSString).pathExtension.lowercased()
