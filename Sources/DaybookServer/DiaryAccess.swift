@@ -14,4 +14,10 @@ final class DiaryAccess: @unchecked Sendable {
     func with<T>(_ work: (Diary) throws -> T) throws -> T {
         try lock.withLock { try work(try live.diary()) }
     }
+
+    /// The same, with what the server keeps between requests: the entries as last walked (walked
+    /// again only when something under entries/ changed) and what was worked out from them.
+    func withLive<T>(_ work: (LiveDiary) throws -> T) throws -> T {
+        try lock.withLock { try work(live) }
+    }
 }
