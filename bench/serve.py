@@ -52,6 +52,7 @@ def main():
     if not (diary / "daybook.yml").exists():
         diary.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([sys.executable, ROOT / "bench/generate.py", str(args.n), str(diary)], check=True)
+    if not (diary / ".git").exists():  # generated but not yet committed (a run stopped half-way)
         subprocess.run([exe, "init", str(diary)], check=True, env=env, capture_output=True)
         subprocess.run([exe, "check", "--fix"], env=env, capture_output=True)
     subprocess.run([exe, "ls", "--last", "1"], env=env, capture_output=True)  # a warm cache, as in use

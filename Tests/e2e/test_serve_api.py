@@ -196,6 +196,23 @@ def test_search_is_fixed_text_without_case(served):
     assert call(served, "GET", "/api/search?q=")[1] == []
 
 
+def test_search_gives_the_newest_matches_first_and_stops_at_a_page(served, diary):
+    """Search as you type reads no further than the page shows: with a word in more entries than
+    that, the newest come first and the list ends at 50, as the CLI's own grep finds them."""
+    for day in range(1, 61):
+        entry_text = f"---\ntitle: Round {day}\ndate: 2019-03-{(day - 1) % 28 + 1:02d}T{(day - 1) // 28 + 8:02d}:00:00+01:00\n---\nThe tablet again.\n"
+        folder = diary.path / "entries" / "2019" / "03"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"2019-03-{(day - 1) % 28 + 1:02d}-{(day - 1) // 28 + 8:02d}00-round-{day}.md").write_text(entry_text)
+    status, found = call(served, "GET", "/api/search?q=tablet")
+    assert status == 200
+    every = diary.ok("grep", "-i", "-l", "tablet").out.split()
+    ids = [os.path.basename(p)[:-3] for p in every]
+    assert len(ids) == 61 and len(found) == 50
+    assert [f["id"] for f in found] == sorted(ids, reverse=True)[:50]
+    assert not found[0]["id"].startswith("2019-")  # the newest: the entry of the fixture, written today
+
+
 def test_the_state_changes_when_the_cli_commits(served, diary):
     _, before = call(served, "GET", "/api/state")
     diary.ok("new", "From the shell", "-m", "x")

@@ -30,13 +30,26 @@ extension Grep {
     /// word the pattern needs; the remaining files are read a batch at a time, searched on
     /// every core, and reported in order. `reading` hears (files, of files) while many entries
     /// are parsed afresh (a cold metadata cache), `indexing` while the index is built.
-    public func search(_ diary: Diary, filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
+    /// A process that keeps the entries between requests passes its `snapshot` (else the diary is
+    /// walked); `newestFirst` reports in reverse path order, and `found` returning false stops the
+    /// search after the batch at hand (search as you type wants the newest few, not all).
+    public func search(_ diary: Diary, snapshot given: EntrySnapshot? = nil, newestFirst: Bool = false,
+                       filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
                        reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
                        problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Void) rethrows {
+        try searchWhile(diary, snapshot: given, newestFirst: newestFirst, filter: filter, index: policy, reading: reading,
+                        indexing: indexing, problem: problem, found: { try found($0); return true })
+    }
+
+    /// `search`, stopped once `found` returns false.
+    public func searchWhile(_ diary: Diary, snapshot given: EntrySnapshot? = nil, newestFirst: Bool = false,
+                       filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
+                       reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
+                       problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Bool) rethrows {
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
         // One walk serves both: the metadata pass and the word index check their files by it.
-        let snapshot = diary.scanEntries(progress: reading)
-        UntilExit.keep(snapshot)
+        let snapshot = given ?? diary.scanEntries(progress: reading)
+        if given == nil { UntilExit.keep(snapshot) }
         snapshot.diagnostics.forEach(problem)
         // Files are named by their place in the walk (which is in path order); a String path is
         // made only for a file that is read. An entry is decoded only when a filter looks past
@@ -49,6 +62,7 @@ extension Grep {
         }
         var passing = chosen.map { i in let path = snapshot.files.rel(i); return (id: Entry.id(ofPath: path), path: path) }
         if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
+        if newestFirst { passing.reverse() }
         let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }
         let root = diary.root.path
         let batch = 256
@@ -65,10 +79,14 @@ extension Grep {
                     }
                 }
             }
+            var more = true
             for (entry, result) in zip(items, results) {
                 result.problems.forEach(problem)
-                if result.count > 0 { try found(GrepResult(id: entry.id, path: entry.path, lines: result.lines, matchingLines: result.count)) }
+                if more, result.count > 0 {
+                    more = try found(GrepResult(id: entry.id, path: entry.path, lines: result.lines, matchingLines: result.count))
+                }
             }
+            if !more { return }
             start += items.count
         }
     }
