@@ -112,11 +112,12 @@ def main():
                 break
         hwm = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmHWM"))
         rss = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("VmRSS"))
+        anon = next(int(line.split()[1]) for line in open(f"/proc/{proc.pid}/status") if line.startswith("RssAnon"))
         print(f"\n`daybook serve` on {args.n:,} entries ({exe})\n")
         print("| work | median | best | budget |\n|---|---|---|---|")
         for name, med, best, budget in rows:
             print(f"| {name} | {med:.3f} s | {best:.3f} s | {budget} |")
-        print(f"| memory after {i + 1} requests in {time.time() - start:.0f} s | RSS {rss / 1024:.0f} MB | peak {hwm / 1024:.0f} MB | ≤ 200 MB |")
+        print(f"| memory after {i + 1} requests in {time.time() - start:.0f} s | RSS {rss / 1024:.0f} MB ({anon / 1024:.0f} MB not file-backed) | peak {hwm / 1024:.0f} MB | ≤ 200 MB |")
     finally:
         proc.terminate()
         proc.wait(timeout=10)

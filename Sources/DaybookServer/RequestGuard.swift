@@ -55,6 +55,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
             response = RequestGuard.refusal(status, error.description)
         }
         response.headers.append(contentsOf: RequestGuard.securityHeaders)
+        if request.method != .get && request.method != .head { Heap.trim() }
         return response
     }
 

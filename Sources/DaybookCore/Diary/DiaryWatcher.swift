@@ -15,6 +15,9 @@ public final class DiaryWatcher {
     private var folders: [Int32: String] = [:]
     private var count = 0
     private let root: String
+    /// What changed since `takeChanges()` was last asked: files by path below the root, or
+    /// anything (nil).
+    private var pending: Set<String>? = []
 
     /// Whether changes are seen; false means every call of `generation()` says "changed".
     public var isWatching: Bool { fd >= 0 }
@@ -41,12 +44,22 @@ public final class DiaryWatcher {
             // The folder is not there (yet), or was removed: watch it once it is, and until then
             // trust nothing.
             if !watchTree(root) { stop() }
+            pending = nil
             count += 1
             return count
         }
         #endif
         if drain() { count += 1 }
         return count
+    }
+
+    /// The files (paths relative to the watched folder) written, made, replaced or removed since
+    /// the last call; nil when something else changed too (a folder made, moved or removed,
+    /// events lost, nothing watched), so that everything is to be read again.
+    public func takeChanges() -> Set<String>? {
+        _ = generation()
+        defer { pending = [] }
+        return isWatching ? pending : nil
     }
 
     private func stop() {
@@ -94,16 +107,25 @@ public final class DiaryWatcher {
                     return (event.wd, event.mask, Int(event.len))
                 }
                 let nameStart = offset + MemoryLayout<inotify_event>.size
+                let name = String(decoding: buffer[nameStart..<min(nameStart + length, n)].prefix(while: { $0 != 0 }), as: UTF8.self)
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     // Events were lost: the folders made meanwhile may not be watched. Start again.
                     for wd in folders.keys { inotify_rm_watch(fd, wd) }
                     folders = [:]
+                    pending = nil
                     if !watchTree(root) { stop(); return true }
-                } else if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, let parent = folders[wd] {
-                    let name = String(decoding: buffer[nameStart..<min(nameStart + length, n)].prefix(while: { $0 != 0 }), as: UTF8.self)
-                    if !watchTree(parent + "/" + name) { stop(); return true }
-                } else if mask & UInt32(IN_IGNORED) != 0 {
-                    folders[wd] = nil
+                } else if mask & UInt32(IN_ISDIR) != 0 || name.isEmpty {
+                    // A folder made, moved or removed, or a watched folder itself gone: read all.
+                    pending = nil
+                    if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, mask & UInt32(IN_ISDIR) != 0, let parent = folders[wd] {
+                        if !watchTree(parent + "/" + name) { stop(); return true }
+                    }
+                    if mask & UInt32(IN_IGNORED) != 0 { folders[wd] = nil }
+                } else if let parent = folders[wd] {
+                    let path = parent + "/" + name
+                    if path.hasPrefix(root + "/") { pending?.insert(String(path.dropFirst(root.count + 1))) } else { pending = nil }
+                } else {
+                    pending = nil // a folder no longer known: what changed in it cannot be named
                 }
                 offset = nameStart + length
             }

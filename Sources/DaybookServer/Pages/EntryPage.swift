@@ -10,14 +10,6 @@ struct EntryPage {
     /// The number of codings of each code in the diary (kept by the server until an entry changes).
     let codingCounts: [String: Int]
 
-    static func codingCounts(_ snapshot: EntrySnapshot) -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for e in snapshot.entries(0..<snapshot.count, parts: .codings) {
-            for c in e.codings { counts[c.code, default: 0] += 1 }
-        }
-        return counts
-    }
-
     /// Codes of the codebook and in use, with the number of codings of each in the diary.
     func codebook() -> [(code: String, count: Int, description: String?)] {
         let book = (try? Codebook.load(diary)) ?? Codebook()

@@ -22,7 +22,7 @@ struct PageRoutes {
             return try access.withLive { live in
                 let diary = try live.diary()
                 let (_, entry, version) = try EntryRoutes.load(id, in: diary)
-                let counts = try live.derived("codings per code", EntryPage.codingCounts)
+                let counts = try live.counts("codings per code", parts: .codings) { $0.codings.map(\.code) }
                 let page = EntryPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), entry: entry, version: version,
                                      codingCounts: counts)
                 return PageRoutes.html(AppLayout.page(title: entry.title, diaryName: PageRoutes.name(diary), data: page.data.merging(["page": "entry"]) { $1 }, page.html()))

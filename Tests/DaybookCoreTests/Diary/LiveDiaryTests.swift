@@ -1,0 +1,57 @@
+// A diary kept open by a server: what it keeps follows every change on disk, and equals a fresh read.
+import XCTest
+@testable import DaybookCore
+
+final class LiveDiaryTests: XCTestCase {
+    var tmp: URL!
+    var live: LiveDiary!
+    let env = ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"]
+
+    override func setUpWithError() throws {
+        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-live-\(UUID().uuidString)")
+        try Diary.create(at: tmp, name: nil)
+        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("entries/2026/11"), withIntermediateDirectories: true)
+        live = LiveDiary(try Diary.open(tmp, environment: env, workingDirectory: tmp), environment: env)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+
+    func write(_ day: Int, codes: [String], tags: [String] = []) throws {
+        let codings = codes.isEmpty ? "" : "codes:\n" + codes.map { "  - \($0)\n" }.joined()
+        let text = "---\ntitle: Day \(day)\ndate: 2026-11-\(String(format: "%02d", day))T09:00:00+01:00\ntags: [\(tags.joined(separator: ", "))]\n\(codings)---\nWords.\n"
+        try text.write(to: tmp.appendingPathComponent("entries/2026/11/2026-11-\(String(format: "%02d", day))-0900-day.md"),
+                       atomically: true, encoding: .utf8)
+    }
+
+    /// The counts as a fresh walk of the files gives them.
+    func fresh() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let diary = try Diary.open(tmp, environment: env, workingDirectory: tmp)
+        let s = diary.scanEntries()
+        for e in s.entries(0..<s.count) { for c in e.codings { counts[c.code, default: 0] += 1 } }
+        return counts
+    }
+
+    func counts() throws -> [String: Int] { try live.counts("codes", parts: .codings) { $0.codings.map(\.code) } }
+
+    func testCountsFollowEveryEditAndEqualAFreshCount() throws {
+        XCTAssertTrue(live.isWatching)
+        try write(1, codes: ["trust", "care"])
+        try write(2, codes: ["trust"])
+        XCTAssertEqual(try counts(), ["trust": 2, "care": 1])
+        try write(2, codes: ["care", "care"])
+        XCTAssertEqual(try counts(), try fresh())
+        XCTAssertEqual(try counts(), ["trust": 1, "care": 3])
+        try write(3, codes: ["doubt"], tags: ["night"])
+        XCTAssertEqual(try counts(), ["trust": 1, "care": 3, "doubt": 1])
+        try FileManager.default.removeItem(at: tmp.appendingPathComponent("entries/2026/11/2026-11-01-0900-day.md"))
+        XCTAssertEqual(try counts(), ["care": 2, "doubt": 1])
+        // A folder made is no file the watcher can name: everything is read again, to the same counts.
+        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("entries/2019/03"), withIntermediateDirectories: true)
+        XCTAssertEqual(try counts(), try fresh())
+        try "---\ndate: 2019-03-01T09:00:00+01:00\ncodes: [care]\n---\nx\n"
+            .write(to: tmp.appendingPathComponent("entries/2019/03/2019-03-01-0900-old.md"), atomically: false, encoding: .utf8)
+        XCTAssertEqual(try counts(), ["care": 3, "doubt": 1])
+        XCTAssertEqual(try live.entries().count, 3)
+    }
+}
