@@ -1,0 +1,265 @@
+"""The editor in a real terminal: daybook is the foreground job of a terminal session, as in a shell.
+
+Issue 13 item 1: `daybook new` and `daybook edit` left vi stopped (state T) on a blank screen, because
+the editor was started in a process group of its own that was not the terminal's foreground group.
+These tests run daybook as the session leader of a pseudo-terminal (`pty.fork()`), with editors that
+read from and write to that terminal: a small script that opens /dev/tty, and a real vi under tmux.
+"""
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import stat
+import subprocess
+import time
+
+import pytest
+
+PROMPT = b"editor> "
+
+
+def editor_script(tmp, ignore_interrupt=False):
+    """An editor that asks on /dev/tty for a line and writes it into the file (replacing a template)."""
+    path = tmp / "tty-editor"
+    trap = ("signal.signal(signal.SIGINT, lambda *_: os.write(tty, b'[editor got ^C, goes on]\\r\\n'))\n"
+            if ignore_interrupt else "signal.signal(signal.SIGINT, signal.SIG_DFL)\n")
+    path.write_text(
+        "#!/usr/bin/env python3\n"
+        "import os, signal, sys\n"
+        "tty = os.open('/dev/tty', os.O_RDWR)\n"
+        + trap +
+        f"os.write(tty, {PROMPT!r})\n"
+        "line = b''\n"
+        "while not line.endswith(b'\\n'):\n"
+        "    chunk = os.read(tty, 1)\n"
+        "    if not chunk: break\n"
+        "    line += chunk\n"
+        "with open(sys.argv[-1], 'a') as f: f.write(line.decode().strip() + '\\n')\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def states(sid):
+    """Every process of the terminal session, with its state letters (T = stopped)."""
+    out = subprocess.run(["ps", "-s", str(sid), "-o", "pid=,pgid=,tpgid=,stat=,args="],
+                         capture_output=True, text=True).stdout
+    return out.strip()
+
+
+class Session:
+    """daybook run as the leader of a new terminal session, like a shell's foreground job."""
+
+    def __init__(self, diary, *args, env=None):
+        e = dict(diary.env)
+        e.update(env or {})
+        e["TERM"] = "xterm"
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: setsid() and the pty as controlling terminal were done by pty.fork
+            try:
+                os.chdir(diary.path.parent)
+                os.execve(diary.bin, [diary.bin, *map(str, args)], e)
+            finally:
+                os._exit(127)
+        self.output = b""
+        self.status = None
+
+    def read_until(self, pattern, timeout=10):
+        """Reads the terminal until `pattern` (bytes regex) shows; fails, naming the stopped processes, if not."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.output):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                report = states(self.pid)
+                self.kill()
+                pytest.fail(f"waited {timeout}s for {pattern!r} on the terminal; processes:\n{report}\n"
+                            f"terminal so far: {self.output!r}")
+            ready, _, _ = select.select([self.fd], [], [], min(left, 0.2))
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:  # EIO: every process holding the terminal has gone
+                    chunk = b""
+                if not chunk:
+                    break
+                self.output += chunk
+        return self.output
+
+    def type(self, data):
+        os.write(self.fd, data)
+
+    def wait(self, timeout=20):
+        """Reads to the end and returns daybook's exit status."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                self.drain()
+                os.close(self.fd)
+                return self.status
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.output += os.read(self.fd, 4096)
+                except OSError:
+                    pass
+        report = states(self.pid)
+        self.kill()
+        pytest.fail(f"daybook did not end in {timeout}s; processes:\n{report}\nterminal: {self.output!r}")
+
+    def drain(self):
+        while select.select([self.fd], [], [], 0)[0]:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.output += chunk
+
+    def kill(self):
+        try:
+            os.killpg(self.pid, signal.SIGKILL)  # the session leader's group: daybook and its editor
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        os.close(self.fd)
+
+
+def test_new_opens_an_editor_that_reads_the_terminal(diary, tmp_path):
+    editor = editor_script(tmp_path)
+    before = diary.commits()
+    s = Session(diary, "new", "Late note", env={"EDITOR": str(editor)})
+    s.read_until(re.escape(PROMPT))
+    s.type(b"written at the terminal\r")
+    assert s.wait() == 0, s.output
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("written at the terminal\n")
+    assert "title: Late note" in entry.read_text()
+    assert diary.commits() == before + 1
+
+
+def test_edit_last_opens_an_editor_that_reads_the_terminal(diary, tmp_path):
+    diary.ok("new", "Late note", "-m", "First line.")
+    editor = editor_script(tmp_path)
+    before = diary.commits()
+    s = Session(diary, "edit", "last", env={"EDITOR": str(editor)})
+    s.read_until(re.escape(PROMPT))
+    s.type(b"second line\r")
+    assert s.wait() == 0, s.output
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("First line.\nsecond line\n")
+    assert diary.commits() == before + 1
+    assert diary.git("log", "-1", "--format=%s").strip() == "edit: Late note"
+
+
+def test_visual_with_arguments_runs_through_the_shell(diary, tmp_path):
+    """`VISUAL="editor --flag"`: the value is a shell command, the file its last argument (as in git)."""
+    editor = editor_script(tmp_path)
+    s = Session(diary, "new", "Late note", env={"VISUAL": f"{editor} --wait", "EDITOR": "false"})
+    s.read_until(re.escape(PROMPT))
+    s.type(b"through sh\r")
+    assert s.wait() == 0, s.output
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("through sh\n")
+
+
+@pytest.mark.parametrize("through_shell", [False, True], ids=["direct", "sh -c"])
+def test_interrupt_goes_to_the_editor_and_daybook_carries_on(diary, tmp_path, through_shell):
+    """^C while the editor runs is the editor's to handle (vi beeps); daybook is not killed by it."""
+    editor = editor_script(tmp_path, ignore_interrupt=True)
+    value = f"{editor} --wait" if through_shell else str(editor)
+    s = Session(diary, "new", "Late note", env={"EDITOR": value})
+    s.read_until(re.escape(PROMPT))
+    s.type(b"\x03")  # the terminal's INTR: SIGINT to the whole foreground group
+    s.read_until(re.escape(b"[editor got ^C, goes on]"))
+    s.type(b"kept after ^C\r")
+    assert s.wait() == 0, s.output
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("kept after ^C\n")
+
+
+@pytest.mark.parametrize("through_shell", [False, True], ids=["direct", "sh -c"])
+def test_an_editor_killed_by_interrupt_is_reported_and_nothing_saved(diary, tmp_path, through_shell):
+    editor = editor_script(tmp_path)  # keeps SIGINT's default: ^C ends it
+    value = f"{editor} --wait" if through_shell else str(editor)
+    before = diary.commits()
+    s = Session(diary, "new", "Late note", env={"EDITOR": value})
+    s.read_until(re.escape(PROMPT))
+    s.type(b"\x03")
+    assert s.wait() == 2, s.output
+    assert re.search(rb"the editor `[^`]*tty-editor[^`]*` was killed by signal 2 \(SIGINT\)", s.output), s.output
+    assert diary.entries() == []
+    assert diary.commits() == before
+
+
+def test_an_editor_exiting_nonzero_is_an_error_naming_it(diary):
+    s = Session(diary, "new", "Late note", env={"EDITOR": "false"})
+    assert s.wait() == 2, s.output
+    assert b"the editor `false` failed (exit status 1)" in s.output, s.output
+    assert diary.entries() == []
+
+
+def vi_binary():
+    for name in ("vim.tiny", "vi"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup installs it)")
+@pytest.mark.skipif(vi_binary() is None, reason="no vi (scripts/setup installs vim-tiny)")
+def test_vi_under_tmux_writes_an_entry(diary, tmp_path):
+    """A person's terminal: tmux, a shell, `daybook new` and a real vi; text typed, `:wq`.
+
+    Neither VISUAL nor EDITOR is set, so daybook starts its default, `vi` (here vim-tiny, first on PATH).
+    """
+    socket = tmp_path / "tmux.sock"
+    done = tmp_path / "done"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "vi").symlink_to(vi_binary())
+    env = {k: v for k, v in diary.env.items() if k not in ("EDITOR", "VISUAL")}
+    env.update(TERM="xterm", PATH=f"{bin_dir}:{env['PATH']}")
+    command = (f"cd {diary.path.parent} && {diary.bin} new 'Late note'; echo $? > {done}; sleep 60")
+    tmux = ["tmux", "-S", str(socket), "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", "sh", "-c", command],
+                   env=env, check=True)
+    try:
+        def screen():
+            return subprocess.run([*tmux, "capture-pane", "-p"], env=env, capture_output=True,
+                                  text=True).stdout
+
+        def wait_for(pred, what, timeout=15):
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if pred():
+                    return
+                time.sleep(0.1)
+            procs = subprocess.run(["ps", "-e", "-o", "pid=,stat=,args="], capture_output=True, text=True).stdout
+            stuck = "\n".join(line for line in procs.splitlines() if "daybook" in line or "vi" in line)
+            pytest.fail(f"waited {timeout}s for {what}; screen:\n{screen()}\nprocesses:\n{stuck}")
+
+        # vi draws its empty-buffer tildes once it owns the terminal; vim-tiny may first ask for
+        # Enter after the file's long name.
+        wait_for(lambda: screen().count("~") >= 5 or "Press ENTER" in screen(), "vi to draw")
+        if "Press ENTER" in screen():
+            subprocess.run([*tmux, "send-keys", "-t", "0", "Enter"], env=env, check=True)
+            wait_for(lambda: screen().count("~") >= 5, "vi to draw its buffer")
+        subprocess.run([*tmux, "send-keys", "-t", "0", "i", "Typed in vi under tmux.", "Escape"], env=env, check=True)
+        subprocess.run([*tmux, "send-keys", "-t", "0", ":wq", "Enter"], env=env, check=True)
+        wait_for(done.exists, "daybook to end")
+        time.sleep(0.1)
+        assert done.read_text().strip() == "0", screen()
+    finally:
+        subprocess.run([*tmux, "kill-server"], env=env, capture_output=True)
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("Typed in vi under tmux.\n")
+    assert diary.git("log", "-1", "--format=%s").strip() == "new: Late note"
+    assert diary.git("status", "--porcelain").strip() == ""
