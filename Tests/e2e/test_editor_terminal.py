@@ -263,3 +263,19 @@ def test_vi_under_tmux_writes_an_entry(diary, tmp_path):
     assert entry.read_text().endswith("Typed in vi under tmux.\n")
     assert diary.git("log", "-1", "--format=%s").strip() == "new: Late note"
     assert diary.git("status", "--porcelain").strip() == ""
+
+
+def test_a_broken_edit_answered_no_names_the_entry_not_last(diary, tmp_path):
+    """Issue 13 item 4: once broken, the entry is skipped, so `last` would be another entry."""
+    diary.ok("new", "Older", "-m", "older words", "--date", "2026-11-20 09:00")
+    diary.ok("new", "Target", "-m", "my words")
+    breaker = tmp_path / "breaker"
+    breaker.write_text("#!/bin/sh\nsed -i 's/^date: .*/date: [broken/' \"$1\"\n")
+    breaker.chmod(0o755)
+    s = Session(diary, "edit", "last", env={"EDITOR": str(breaker)})
+    s.read_until(rb"Reopen the editor to fix it\? \[Y/n\] ")
+    s.type(b"n\r")
+    assert s.wait() == 2, s.output
+    assert b"daybook edit 2026-11-21-1200-target`" in s.output, s.output
+    assert b"daybook edit last" not in s.output
+    assert "my words" in (diary.path / "entries/2026/11/2026-11-21-1200-target.md").read_text()

@@ -41,7 +41,8 @@ struct Edit: ParsableCommand {
                 let answer = readLine()?.lowercased() ?? "n"
                 if answer.isEmpty || answer.hasPrefix("y") { continue }
             }
-            throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(entry)` or `daybook check`",
+            // The id, not what was typed: `last` or `today` would now pass over the broken entry.
+            throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(Entry.id(ofPath: rel))` or `daybook check`",
                                      at: SourceLocation(path: diary.displayPath(rel)))
         }
     }
