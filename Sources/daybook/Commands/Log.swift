@@ -31,7 +31,7 @@ struct Log: ParsableCommand {
             for item in items {
                 let c = item.commit
                 let subject = c.message.split(separator: "\n").first.map(String.init) ?? ""
-                Terminal.out("\(Terminal.accent(c.shortID)) \(Terminal.dim(c.date.description)) \(c.author)  \(subject)")
+                Terminal.out("\(Terminal.accent(c.shortID)) \(Terminal.dim(c.date.description)) \(TerminalText.shown(c.author))  \(TerminalText.shown(subject))")
                 for e in item.entries.prefix(10) { Terminal.out("    \(e)") }
                 if item.entries.count > 10 { Terminal.out("    … and \(item.entries.count - 10) more") }
             }

@@ -35,7 +35,7 @@ struct Show: ParsableCommand {
         } else if html {
             Terminal.out(HTMLPage.entry(e, unsafe: unsafeHTML))
         } else {
-            Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : e.title))
+            Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : TerminalText.shown(e.title)))
             var meta = [e.date.description]
             if !e.tags.isEmpty { meta.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
             if let m = e.mood { meta.append("mood \(m)/\(diary.config.moodMax)") }

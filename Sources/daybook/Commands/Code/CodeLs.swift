@@ -54,7 +54,7 @@ struct CodeLs: ParsableCommand {
         } else {
             for (n, (e, codings)) in groups.enumerated() {
                 if n > 0 { Terminal.out("") }
-                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(e.title))  \(Terminal.dim(diary.displayPath(e.path)))")
+                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(TerminalText.shown(e.title)))  \(Terminal.dim(diary.displayPath(e.path)))")
                 for (c, anchor) in codings {
                     var line = "  " + Terminal.accent(c.code) + "  "
                     if let q = c.quote {
