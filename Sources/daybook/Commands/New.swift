@@ -14,7 +14,8 @@ struct New: ParsableCommand {
 
     @Argument(help: "The title (words are joined with spaces).")
     var title: [String] = []
-    @Option(name: [.customShort("m"), .long], help: "The body text.")
+    // As git commit -m: the next word is the text even when it starts with `-` ("- buy milk").
+    @Option(name: [.customShort("m"), .long], parsing: .unconditional, help: "The body text (may start with -).")
     var message: String?
     @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).")
     var tag: [String] = []
@@ -48,8 +49,9 @@ struct New: ParsableCommand {
         if template == nil, let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
             throw DaybookError.usage("--mood \(mood) is off the scale \(diary.config.moodMin)–\(diary.config.moodMax)")
         }
-        let when = try date.map { try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
-            ?? diary.clock.nowLocal
+        let given = try date.map { try DateExpression.momentNotingClockChange($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
+        if let note = given?.note { Terminal.warning(Diagnostic(.warning, "--date: \(note)")) }
+        let when = given?.time ?? diary.clock.nowLocal
         let titleText = title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         var draft = EntryDraft(date: when, title: titleText.isEmpty ? nil : titleText)
         draft.tags = tag
