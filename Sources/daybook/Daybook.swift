@@ -35,8 +35,9 @@ struct Daybook: ParsableCommand {
     /// Runs the command line; exit 0 success, 1 nothing found, 2 error (SPEC §3).
     static func runMain() {
         Terminal.ignoreSigpipe()
+        let args = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(args)
             try command.run()
             Terminal.flush()
             Foundation.exit(0)
@@ -54,6 +55,10 @@ struct Daybook: ParsableCommand {
         } catch {
             Terminal.flush()
             let code = exitCode(for: error)
+            if code != .success, let unknown = UnknownCommand.message(for: args) {
+                Terminal.writeErr("daybook: error: " + unknown)
+                Foundation.exit(2)
+            }
             let text = fullMessage(for: error)
             if code == .success {
                 print(text)
