@@ -38,7 +38,8 @@ struct Show: ParsableCommand {
             Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : TerminalText.shown(e.title)))
             var meta = [e.date.description]
             if !e.tags.isEmpty { meta.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
-            if let m = e.mood { meta.append("mood \(m)/\(diary.config.moodMax)") }
+            // On the entry's own scale: an emotion entry's 8 is 8/10, not 8/5.
+            if let m = e.mood { meta.append("mood \(m)/\(diary.moodScales.scale(of: e).upperBound)") }
             if let t = e.template { meta.append("template \(t)") }
             Terminal.out(Terminal.dim(meta.joined(separator: "  ")))
             for (k, v) in e.fields { Terminal.out(Terminal.dim("\(k): \(YAMLWriter.value(v))")) }
