@@ -12,7 +12,7 @@ struct Edit: ParsableCommand {
         editor, otherwise the file stays as the editor left it (uncommitted) and the exit status is 2.
         """)
 
-    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.")
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.", completion: Completions.entries)
     var entry: String
 
     @OptionGroup var global: GlobalOptions

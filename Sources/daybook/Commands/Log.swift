@@ -6,7 +6,7 @@ import Foundation
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "History: date, author, message and the entries each change touched.")
 
-    @Argument(help: "Only changes to this entry (it may be deleted: give its id).") var entry: String?
+    @Argument(help: "Only changes to this entry (it may be deleted: give its id).", completion: Completions.entries) var entry: String?
     @Option(name: .customShort("n"), help: "At most N changes.") var count: Int?
     @Flag(help: "A JSON array.") var json = false
     @OptionGroup var global: GlobalOptions

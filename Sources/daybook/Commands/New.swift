@@ -17,13 +17,13 @@ struct New: ParsableCommand {
     // As git commit -m: the next word is the text even when it starts with `-` ("- buy milk").
     @Option(name: [.customShort("m"), .long], parsing: .unconditional, help: "The body text (may start with -).")
     var message: String?
-    @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).")
+    @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).", completion: Completions.tags)
     var tag: [String] = []
     @Option(help: "Mood on the diary's scale.")
     var mood: Int?
     @Option(help: ArgumentHelp("When: YYYY-MM-DD HH:MM, yesterday 18:30, monday, an ISO date-time, …", valueName: "when"))
     var date: String?
-    @Option(help: "Start from this template.")
+    @Option(help: "Start from this template.", completion: Completions.templates)
     var template: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field; the value is YAML: 7, true, [a, b], {k: v} (repeatable).", valueName: "key=value"))
     var fields: [String] = []

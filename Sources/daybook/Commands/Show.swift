@@ -6,7 +6,7 @@ import Foundation
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print one entry.")
 
-    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.")
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.", completion: Completions.entries)
     var entry: String
     @Flag(help: "The file's bytes.") var raw = false
     @Flag(help: "A JSON object (with the body).") var json = false

@@ -13,7 +13,7 @@ struct CodeLs: ParsableCommand {
         the body, end exclusive) and, for a highlighter stroke, `stroke` (its index). Exit 1 when no coding matches.
         """)
 
-    @Argument(help: "Only this code (a category includes its descendants).") var code: String?
+    @Argument(help: "Only this code (a category includes its descendants).", completion: Completions.codes) var code: String?
     @OptionGroup var filters: FilterOptions
     @Option(help: ArgumentHelp("Only this coder's codings.", valueName: "name")) var coder: String?
     @Flag(help: "A JSON array of {entry, date, title, code, quote, memo, coder}.") var json = false
