@@ -10,7 +10,7 @@ import Glibc
 /// (`\t`, `\n`, `\r`, else `\u001B`), as ls(1) and git do for file names; into a pipe or a file
 /// the text goes unchanged, so scripts get the bytes that are in the entry.
 enum TerminalText {
-    nonisolated(unsafe) static var stdoutIsTerminal = isatty(1) == 1
+    static let stdoutIsTerminal = isatty(1) == 1
 
     /// `s` escaped when stdout is a terminal.
     static func shown(_ s: String) -> String { stdoutIsTerminal ? escaped(s) : s }
