@@ -213,56 +213,108 @@ def vi_binary():
     return None
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup installs it)")
-@pytest.mark.skipif(vi_binary() is None, reason="no vi (scripts/setup installs vim-tiny)")
-def test_vi_under_tmux_writes_an_entry(diary, tmp_path):
-    """A person's terminal: tmux, a shell, `daybook new` and a real vi; text typed, `:wq`.
+class Tmux:
+    """A tmux server of the test's own (its own socket, no config) running one window."""
 
-    Neither VISUAL nor EDITOR is set, so daybook starts its default, `vi` (here vim-tiny, first on PATH).
-    """
-    socket = tmp_path / "tmux.sock"
-    done = tmp_path / "done"
+    def __init__(self, tmp_path, env, *command):
+        self.env = env
+        self.cmd = ["tmux", "-S", str(tmp_path / "tmux.sock"), "-f", "/dev/null"]
+        subprocess.run([*self.cmd, "new-session", "-d", "-x", "100", "-y", "30", *command], env=env, check=True)
+
+    def screen(self):
+        return subprocess.run([*self.cmd, "capture-pane", "-p"], env=self.env, capture_output=True, text=True).stdout
+
+    def keys(self, *keys):
+        subprocess.run([*self.cmd, "send-keys", "-t", "0", *keys], env=self.env, check=True)
+
+    def wait_for(self, pred, what, timeout=15):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if pred():
+                return
+            time.sleep(0.1)
+        procs = subprocess.run(["ps", "-e", "-o", "pid=,stat=,args="], capture_output=True, text=True).stdout
+        stuck = "\n".join(line for line in procs.splitlines() if "daybook" in line or "vi" in line)
+        pytest.fail(f"waited {timeout}s for {what}; screen:\n{self.screen()}\nprocesses:\n{stuck}")
+
+    def wait_for_vi(self):
+        # vi draws its empty-buffer tildes once it owns the terminal; vim-tiny may first ask for
+        # Enter after the file's long name.
+        self.wait_for(lambda: self.screen().count("~") >= 5 or "Press ENTER" in self.screen(), "vi to draw")
+        if "Press ENTER" in self.screen():
+            self.keys("Enter")
+            self.wait_for(lambda: self.screen().count("~") >= 5, "vi to draw its buffer")
+
+    def kill(self):
+        subprocess.run([*self.cmd, "kill-server"], env=self.env, capture_output=True)
+
+
+def vi_environment(diary, tmp_path):
+    """daybook's environment with neither VISUAL nor EDITOR: its default, `vi` (vim-tiny here), first on PATH."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "vi").symlink_to(vi_binary())
     env = {k: v for k, v in diary.env.items() if k not in ("EDITOR", "VISUAL")}
     env.update(TERM="xterm", PATH=f"{bin_dir}:{env['PATH']}")
-    command = (f"cd {diary.path.parent} && {diary.bin} new 'Late note'; echo $? > {done}; sleep 60")
-    tmux = ["tmux", "-S", str(socket), "-f", "/dev/null"]
-    subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", "sh", "-c", command],
-                   env=env, check=True)
+    return env
+
+
+needs_tmux_and_vi = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup installs it)"),
+    pytest.mark.skipif(vi_binary() is None, reason="no vi (scripts/setup installs vim-tiny)"),
+]
+
+
+@needs_tmux_and_vi[0]
+@needs_tmux_and_vi[1]
+def test_vi_under_tmux_writes_an_entry(diary, tmp_path):
+    """A person's terminal: tmux, `daybook new` and a real vi; text typed, `:wq`."""
+    done = tmp_path / "done"
+    command = f"cd {diary.path.parent} && {diary.bin} new 'Late note'; echo $? > {done}; sleep 60"
+    tmux = Tmux(tmp_path, vi_environment(diary, tmp_path), "sh", "-c", command)
     try:
-        def screen():
-            return subprocess.run([*tmux, "capture-pane", "-p"], env=env, capture_output=True,
-                                  text=True).stdout
-
-        def wait_for(pred, what, timeout=15):
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if pred():
-                    return
-                time.sleep(0.1)
-            procs = subprocess.run(["ps", "-e", "-o", "pid=,stat=,args="], capture_output=True, text=True).stdout
-            stuck = "\n".join(line for line in procs.splitlines() if "daybook" in line or "vi" in line)
-            pytest.fail(f"waited {timeout}s for {what}; screen:\n{screen()}\nprocesses:\n{stuck}")
-
-        # vi draws its empty-buffer tildes once it owns the terminal; vim-tiny may first ask for
-        # Enter after the file's long name.
-        wait_for(lambda: screen().count("~") >= 5 or "Press ENTER" in screen(), "vi to draw")
-        if "Press ENTER" in screen():
-            subprocess.run([*tmux, "send-keys", "-t", "0", "Enter"], env=env, check=True)
-            wait_for(lambda: screen().count("~") >= 5, "vi to draw its buffer")
-        subprocess.run([*tmux, "send-keys", "-t", "0", "i", "Typed in vi under tmux.", "Escape"], env=env, check=True)
-        subprocess.run([*tmux, "send-keys", "-t", "0", ":wq", "Enter"], env=env, check=True)
-        wait_for(done.exists, "daybook to end")
+        tmux.wait_for_vi()
+        tmux.keys("i", "Typed in vi under tmux.", "Escape")
+        tmux.keys(":wq", "Enter")
+        tmux.wait_for(done.exists, "daybook to end")
         time.sleep(0.1)
-        assert done.read_text().strip() == "0", screen()
+        assert done.read_text().strip() == "0", tmux.screen()
     finally:
-        subprocess.run([*tmux, "kill-server"], env=env, capture_output=True)
+        tmux.kill()
     [entry] = diary.entries()
     assert entry.read_text().endswith("Typed in vi under tmux.\n")
     assert diary.git("log", "-1", "--format=%s").strip() == "new: Late note"
     assert diary.git("status", "--porcelain").strip() == ""
+
+
+@needs_tmux_and_vi[0]
+@needs_tmux_and_vi[1]
+def test_ctrl_z_stops_daybook_with_vi_and_fg_resumes_both(diary, tmp_path):
+    """Job control in an interactive bash: ^Z in vi stops the whole job, `fg` brings vi back."""
+    tmux = Tmux(tmp_path, vi_environment(diary, tmp_path), "bash", "--norc", "--noprofile", "-i")
+    try:
+        tmux.keys(f"cd {diary.path.parent} && {diary.bin} edit last || echo no-entry-yet", "Enter")
+        tmux.wait_for(lambda: "no-entry-yet" in tmux.screen(), "edit of an empty diary to fail")
+        tmux.keys("clear", "Enter")
+        tmux.keys(f"{diary.bin} new 'Late note'", "Enter")
+        tmux.wait_for_vi()
+        tmux.keys("i", "Before the pause.", "Escape")
+        tmux.keys("C-z")
+        tmux.wait_for(lambda: "Stopped" in tmux.screen(), "the job to stop")
+        assert diary.entries() == []
+        tmux.keys("fg", "Enter")
+        # vi redraws its whole screen over the shell's lines once it runs again.
+        tmux.wait_for(lambda: "Before the pause." in tmux.screen() and "Stopped" not in tmux.screen(), "vi to come back")
+        tmux.keys("o", "After fg.", "Escape")
+        tmux.keys(":wq", "Enter")
+        tmux.wait_for(lambda: "saved" in tmux.screen(), "daybook to save")
+        tmux.keys("echo daybook-exit=$?", "Enter")
+        tmux.wait_for(lambda: "daybook-exit=" in tmux.screen().replace("echo daybook-exit=$?", ""), "the exit status")
+        assert "daybook-exit=0" in tmux.screen(), tmux.screen()
+    finally:
+        tmux.kill()
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("Before the pause.\nAfter fg.\n")
 
 
 def test_a_broken_edit_answered_no_names_the_entry_not_last(diary, tmp_path):
