@@ -27,7 +27,11 @@ struct Daybook: ParsableCommand {
         }
         guard !globals.isEmpty, i < args.count else { return args }
         var rest = Array(args[i...])
-        let end = rest.firstIndex(of: "--") ?? rest.count
+        var end = rest.firstIndex(of: "--") ?? rest.count
+        // `new -m` takes the next word whatever it is (`-m "- milk"`): a trailing `-m` with no
+        // text must not swallow a moved `--diary`, so the globals go before it and it stays
+        // without a value (a usage error, as before).
+        if end > 0, rest[end - 1] == "-m" || rest[end - 1] == "--message" { end -= 1 }
         rest.insert(contentsOf: globals, at: end)
         return rest
     }

@@ -18,6 +18,17 @@ final class NewDateAndMessageTests: CLITestCase {
         XCTAssertTrue(try read(p).contains("tags: [weather]"))
     }
 
+    func testATrailingDashMWithoutTextIsStillAUsageError() throws {
+        try initDiary()
+        let n = try commitCount()
+        // `--diary D` given before the command moves to the end, where `-m` must not take it as text.
+        let r = try run(["--diary", diary.path, "new", "T", "-m"], env: ["DAYBOOK_DIR": ""])
+        XCTAssertEqual(r.status, 2, r.err)
+        XCTAssertTrue(r.err.contains("Missing value for '-m <message>'"), r.err)
+        XCTAssertEqual(try commitCount(), n)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("daybook").path))
+    }
+
     func testADateInTheSpringGapMovesForwardAndSaysSo() throws {
         try initDiary()
         let r = try run(["new", "--date", "2026-03-29 02:30", "-m", "x", "Gap"])
