@@ -27,7 +27,11 @@ struct Daybook: ParsableCommand {
         }
         guard !globals.isEmpty, i < args.count else { return args }
         var rest = Array(args[i...])
-        let end = rest.firstIndex(of: "--") ?? rest.count
+        var end = rest.firstIndex(of: "--") ?? rest.count
+        // `new -m` takes the next word whatever it is (`-m "- milk"`): a trailing `-m` with no
+        // text must not swallow a moved `--diary`, so the globals go before it and it stays
+        // without a value (a usage error, as before).
+        if end > 0, rest[end - 1] == "-m" || rest[end - 1] == "--message" { end -= 1 }
         rest.insert(contentsOf: globals, at: end)
         return rest
     }
@@ -35,8 +39,9 @@ struct Daybook: ParsableCommand {
     /// Runs the command line; exit 0 success, 1 nothing found, 2 error (SPEC §3).
     static func runMain() {
         Terminal.ignoreSigpipe()
+        let args = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(args)
             try command.run()
             Terminal.flush()
             Foundation.exit(0)
@@ -54,6 +59,10 @@ struct Daybook: ParsableCommand {
         } catch {
             Terminal.flush()
             let code = exitCode(for: error)
+            if code != .success, let unknown = UnknownCommand.message(for: args) {
+                Terminal.writeErr("daybook: error: " + unknown)
+                Foundation.exit(2)
+            }
             let text = fullMessage(for: error)
             if code == .success {
                 print(text)

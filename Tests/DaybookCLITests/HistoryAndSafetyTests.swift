@@ -54,6 +54,7 @@ final class HistoryAndSafetyTests: CLITestCase {
         let r = try run(["edit", "last"], env: ["EDITOR": script.path])
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.err.contains("2026-11-21-1200-target.md:"), r.err)
+        XCTAssertTrue(r.err.contains("`daybook edit 2026-11-21-1200-target`"), r.err)
         XCTAssertTrue(try read(p).contains("my words"))
         XCTAssertEqual(try commitCount(), n)
     }

@@ -116,15 +116,36 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.init(day: LocalDay(ordinal: days), secondOfDay: local - days * 86400, offset: off)
     }
 
-    /// The wall-clock time `day` + `secondOfDay` in `timeZone`, with the offset in force then.
-    /// A time skipped by a daylight-saving change takes the offset from before the change.
+    /// The wall-clock time `day` + `secondOfDay` in `timeZone`, with the offset in force then
+    /// (see `resolving` for the times a daylight-saving change skips or repeats).
     public init(day: LocalDay, secondOfDay: Int, timeZone: TimeZone) {
-        let wall = Double(day.ordinal * 86400 + secondOfDay)
-        var off = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall))
-        for _ in 0..<2 {
-            off = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wall - Double(off)))
+        self = LocalDateTime.resolving(day: day, secondOfDay: secondOfDay, timeZone: timeZone).time
+    }
+
+    /// The wall-clock time `day` + `secondOfDay` in `timeZone`: the one rule (SPEC §7) for a local
+    /// time that a daylight-saving change made ambiguous, with a note saying what was done.
+    /// - A time the clocks skipped (02:30 when they go from 02:00 to 03:00) moves forward by the
+    ///   gap, to 03:30 with the new offset, as java.time and PostgreSQL do.
+    /// - A time the clocks repeat (02:30 when they go back from 03:00 to 02:00) is its first
+    ///   occurrence, with the offset from before the change.
+    public static func resolving(day: LocalDay, secondOfDay: Int, timeZone: TimeZone) -> (time: LocalDateTime, note: ClockChange?) {
+        let wall = day.ordinal * 86400 + secondOfDay
+        func offset(at instant: Int) -> Int { timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) }
+        // Offsets lie within ±14 h, so the offsets in force on either side of the wall time, as
+        // instants, are the only ones it can have (no zone changes twice within a day).
+        let before = offset(at: wall - 14 * 3600), after = offset(at: wall + 14 * 3600)
+        let fits = Set([before, after]).filter { offset(at: wall - $0) == $0 }.sorted(by: >)
+        guard let first = fits.first else {
+            // Read with the offset from before the gap, the instant is after it: the wall clock
+            // then shows the time moved forward by the gap's length.
+            let moved = LocalDateTime(instant: Date(timeIntervalSince1970: Double(wall - before)), timeZone: timeZone)
+            let asked = LocalDateTime(day: day, secondOfDay: secondOfDay, offset: before)
+            return (moved, ClockChange(kind: .skipped, asked: asked, taken: moved, other: nil, timeZone: timeZone))
         }
-        self.init(day: day, secondOfDay: secondOfDay, offset: off)
+        let taken = LocalDateTime(day: day, secondOfDay: secondOfDay, offset: first)
+        guard fits.count > 1 else { return (taken, nil) }
+        let second = LocalDateTime(day: day, secondOfDay: secondOfDay, offset: fits[1])
+        return (taken, ClockChange(kind: .repeated, asked: taken, taken: taken, other: second, timeZone: timeZone))
     }
 
     public var instant: Date { Date(timeIntervalSince1970: Double(wallSeconds - offset)) }
@@ -156,10 +177,15 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// Parses the forms a front matter `date` may take: ISO 8601 with offset (`Z` too, seconds and
     /// fractions optional), `YYYY-MM-DD HH:MM[:SS]` and `YYYY-MM-DD` (in `timeZone`).
     public static func parse(_ text: String, timeZone: TimeZone) -> LocalDateTime? {
+        parseNotingClockChange(text, timeZone: timeZone)?.time
+    }
+
+    /// `parse`, and what a daylight-saving change did to a time given without an offset.
+    public static func parseNotingClockChange(_ text: String, timeZone: TimeZone) -> (time: LocalDateTime, note: ClockChange?)? {
         let s = Substring(text.trimmingCharacters(in: .whitespaces))
         guard s.count >= 10, let day = LocalDay.parse(s.prefix(10)) else { return nil }
         var rest = s.dropFirst(10)
-        if rest.isEmpty { return LocalDateTime(day: day, secondOfDay: 0, timeZone: timeZone) }
+        if rest.isEmpty { return resolving(day: day, secondOfDay: 0, timeZone: timeZone) }
         guard let sep = rest.first, sep == "T" || sep == " " || sep == "t" else { return nil }
         rest = rest.dropFirst()
         // time: HH:MM[:SS[.fff]]
@@ -176,10 +202,10 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
             sec = min(sv, 59)
         }
         let sod = h * 3600 + m * 60 + sec
-        if zone.isEmpty { return LocalDateTime(day: day, secondOfDay: sod, timeZone: timeZone) }
-        if zone == "Z" || zone == "z" { return LocalDateTime(day: day, secondOfDay: sod, offset: 0) }
+        if zone.isEmpty { return resolving(day: day, secondOfDay: sod, timeZone: timeZone) }
+        if zone == "Z" || zone == "z" { return (LocalDateTime(day: day, secondOfDay: sod, offset: 0), nil) }
         guard let off = parseOffset(zone) else { return nil }
-        return LocalDateTime(day: day, secondOfDay: sod, offset: off)
+        return (LocalDateTime(day: day, secondOfDay: sod, offset: off), nil)
     }
 
     /// `+HH:MM`, `+HHMM` or `+HH`.

@@ -15,9 +15,10 @@ public struct JrnlImport: ImportFormat {
             let day = try r.requiredString("date")
             guard LocalDay.parse(Substring(day)) != nil else { throw r.fail("date", "`\(day)` is not a date YYYY-MM-DD") }
             let time = try r.string("time") ?? "00:00"
-            guard let date = LocalDateTime.parse(day + " " + time, timeZone: diary.config.timeZone) else {
+            guard let (date, clockChange) = LocalDateTime.parseNotingClockChange(day + " " + time, timeZone: diary.config.timeZone) else {
                 throw r.fail("time", "`\(time)` is not a time HH:MM")
             }
+            if let clockChange { batch.warnings.append(Diagnostic(.warning, "\(r.name): \(clockChange)", at: SourceLocation(path: r.file, line: r.line))) }
             let title = try r.string("title") ?? ""
             var draft = EntryDraft(date: date, title: title.isEmpty ? nil : title)
             draft.body = try r.string("body") ?? ""

@@ -86,8 +86,13 @@ public enum DateExpression {
     /// A moment for `new --date`: a WHEN expression for the day, optionally followed by `HH:MM`.
     /// Without a time of day, the entry takes the current time of day on that day.
     public static func moment(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> LocalDateTime {
+        try momentNotingClockChange(text, clock: clock, mondayFirst: mondayFirst).time
+    }
+
+    /// `moment`, and what a daylight-saving change did to the time (for the command to report).
+    public static func momentNotingClockChange(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> (time: LocalDateTime, note: ClockChange?) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let full = LocalDateTime.parse(trimmed, timeZone: clock.timeZone), trimmed.count > 10 { return full }
+        if let full = LocalDateTime.parseNotingClockChange(trimmed, timeZone: clock.timeZone), trimmed.count > 10 { return full }
         var parts = trimmed.split(whereSeparator: \.isWhitespace).map(String.init)
         var secondOfDay = clock.nowLocal.secondOfDay
         if let last = parts.last, let sod = parseTimeOfDay(last), parts.count > 1 || last.contains(":") {
@@ -96,7 +101,7 @@ public enum DateExpression {
             if parts.isEmpty { parts = ["today"] }
         }
         let range = try self.range(parts.joined(separator: " "), clock: clock, mondayFirst: mondayFirst)
-        return LocalDateTime(day: range.firstDay, secondOfDay: secondOfDay, timeZone: clock.timeZone)
+        return LocalDateTime.resolving(day: range.firstDay, secondOfDay: secondOfDay, timeZone: clock.timeZone)
     }
 
     /// `HH:MM` or `H:MM`, optionally with `:SS`.

@@ -10,10 +10,13 @@ public struct Statistics: Sendable {
     /// Today, for "last 7 days" and "this week".
     public var today: LocalDay
     public var mondayFirst: Bool
+    /// Moods are averaged on the diary's scale, each first mapped from its own (see MoodScales).
+    public var moodScales: MoodScales
 
-    public init(today: LocalDay, mondayFirst: Bool) {
+    public init(today: LocalDay, mondayFirst: Bool, moodScales: MoodScales = MoodScales(diary: 1...5)) {
         self.today = today
         self.mondayFirst = mondayFirst
+        self.moodScales = moodScales
     }
 
     // MARK: Summary
@@ -79,7 +82,7 @@ public struct Statistics: Sendable {
             for c in Set(e.codings.map(\.code)) { codeCounts[c, default: 0] += 1 }
             let week = e.date.day.startOfWeek(mondayFirst: mondayFirst)
             perWeek[week, default: 0] += 1
-            if let m = e.mood.map(Double.init) {
+            if let m = moodScales.onDiaryScale(e) {
                 s.mood.add(m)
                 if week == thisWeek { s.moodThisWeek.add(m) }
                 if week == thisWeek.adding(days: -7) { s.moodLastWeek.add(m) }
@@ -140,7 +143,7 @@ public struct Statistics: Sendable {
             var row = rows[key] ?? emptyRow(key, period, field)
             row.entries += 1
             row.words += e.words
-            if let m = e.mood { row.mood.add(Double(m)) }
+            if let m = moodScales.onDiaryScale(e) { row.mood.add(m) }
             if let field, let v = Statistics.number(e, field) { row.field?.values.add(v) }
             rows[key] = row
         }

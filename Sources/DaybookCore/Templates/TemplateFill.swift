@@ -63,7 +63,7 @@ public enum TemplateFill {
             var unreadable: [Diagnostic] = []
             return WeekSummary(entries: diary.loadEntries(diagnostics: &unreadable, bodies: false), endingOn: draft.date.day,
                                moodScale: diary.config.moodMin...diary.config.moodMax,
-                               templateMoodScale: diary.templateMoodScales.scale(of:))
+                               templateMoodScale: diary.moodScales.ofTemplate)
         }
     }
 

@@ -23,17 +23,13 @@ public struct WeekSummary: Equatable, Sendable {
     /// Moods are averaged on the diary's `moodScale`; a mood on a template's own scale
     /// (`templateMoodScale`, e.g. emotion's 1–10) is first mapped linearly onto it.
     public init(entries all: [Entry], endingOn day: LocalDay, moodScale: ClosedRange<Int> = 1...5,
-                templateMoodScale: (String) -> ClosedRange<Int>? = { _ in nil }) {
+                templateMoodScale: @escaping @Sendable (String) -> ClosedRange<Int>? = { _ in nil }) {
         to = day
         from = day.adding(days: -6)
         var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
         var moods: [Double] = [], previousMoods: [Double] = []
-        func onDiaryScale(_ e: Entry) -> Double? {
-            guard let m = e.mood else { return nil }
-            guard let own = e.template.flatMap(templateMoodScale), own != moodScale, own.count > 1 else { return Double(m) }
-            let fraction = Double(m - own.lowerBound) / Double(own.upperBound - own.lowerBound)
-            return Double(moodScale.lowerBound) + fraction * Double(moodScale.upperBound - moodScale.lowerBound)
-        }
+        let scales = MoodScales(diary: moodScale, ofTemplate: templateMoodScale)
+        func onDiaryScale(_ e: Entry) -> Double? { scales.onDiaryScale(e) }
         for e in all {
             let d = e.date.day
             if d >= from && d <= to {

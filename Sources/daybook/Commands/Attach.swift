@@ -8,7 +8,7 @@ struct Attach: ParsableCommand {
         abstract: "Copy files into the entry's attachment folder and link them at the end of its body.",
         discussion: "Images are linked as ![name](id/name), other files as [name](id/name). A name already taken gets -2, -3, ….")
 
-    @Argument(help: "The entry.") var entry: String
+    @Argument(help: "The entry.", completion: Completions.entries) var entry: String
     @Argument(help: "Files to attach.") var files: [String]
 
     @OptionGroup var global: GlobalOptions

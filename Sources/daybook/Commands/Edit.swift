@@ -12,7 +12,7 @@ struct Edit: ParsableCommand {
         editor, otherwise the file stays as the editor left it (uncommitted) and the exit status is 2.
         """)
 
-    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.")
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.", completion: Completions.entries)
     var entry: String
 
     @OptionGroup var global: GlobalOptions
@@ -41,7 +41,8 @@ struct Edit: ParsableCommand {
                 let answer = readLine()?.lowercased() ?? "n"
                 if answer.isEmpty || answer.hasPrefix("y") { continue }
             }
-            throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(entry)` or `daybook check`",
+            // The id, not what was typed: `last` or `today` would now pass over the broken entry.
+            throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(Entry.id(ofPath: rel))` or `daybook check`",
                                      at: SourceLocation(path: diary.displayPath(rel)))
         }
     }

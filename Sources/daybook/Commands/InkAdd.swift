@@ -12,7 +12,7 @@ struct InkAdd: ParsableCommand {
         column and JSON path, and nothing is written. InkML channels daybook does not keep are ignored with a warning.
         """)
 
-    @Argument(help: "The entry.") var entry: String
+    @Argument(help: "The entry.", completion: Completions.entries) var entry: String
     @Argument(help: ArgumentHelp("A stroke file (.json) or InkML (.inkml).", valueName: "file")) var file: String
     @OptionGroup var global: GlobalOptions
 

@@ -13,7 +13,7 @@ struct InkExport: ParsableCommand {
         abstract: "Write the entry's strokes as InkML (stdout, or -o FILE), which `ink add` reads back.",
         discussion: "Tool, colour, width and code become brush properties; each stroke's start a timestamp. Exit 1 when the entry has no strokes.")
 
-    @Argument(help: "The entry.") var entry: String
+    @Argument(help: "The entry.", completion: Completions.entries) var entry: String
     @Option(help: "The format: inkml.") var format: InkExportFormat
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write to this file.", valueName: "file"))
     var output: String?

@@ -33,7 +33,7 @@ struct InkLs: ParsableCommand {
             for (e, f) in rows {
                 let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
                 let n = f.strokes.count
-                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(e.title)  "
+                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(TerminalText.shown(e.title))  "
                              + "\(n) stroke\(n == 1 ? "" : "s"), \(f.pointCount) points, \(InkLs.duration(f.penTime))")
             }
         }

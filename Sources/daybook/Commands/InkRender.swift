@@ -12,7 +12,7 @@ struct InkRender: ParsableCommand {
         with multiply blending and partial opacity. The viewBox is the canvas. Exit 1 when the entry has no strokes.
         """)
 
-    @Argument(help: "The entry.") var entry: String
+    @Argument(help: "The entry.", completion: Completions.entries) var entry: String
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Write the SVG to this file.", valueName: "file.svg"))
     var output: String?
     @OptionGroup var global: GlobalOptions

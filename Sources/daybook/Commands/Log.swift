@@ -6,7 +6,7 @@ import Foundation
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "History: date, author, message and the entries each change touched.")
 
-    @Argument(help: "Only changes to this entry (it may be deleted: give its id).") var entry: String?
+    @Argument(help: "Only changes to this entry (it may be deleted: give its id).", completion: Completions.entries) var entry: String?
     @Option(name: .customShort("n"), help: "At most N changes.") var count: Int?
     @Flag(help: "A JSON array.") var json = false
     @OptionGroup var global: GlobalOptions
@@ -31,7 +31,7 @@ struct Log: ParsableCommand {
             for item in items {
                 let c = item.commit
                 let subject = c.message.split(separator: "\n").first.map(String.init) ?? ""
-                Terminal.out("\(Terminal.accent(c.shortID)) \(Terminal.dim(c.date.description)) \(c.author)  \(subject)")
+                Terminal.out("\(Terminal.accent(c.shortID)) \(Terminal.dim(c.date.description)) \(TerminalText.shown(c.author))  \(TerminalText.shown(subject))")
                 for e in item.entries.prefix(10) { Terminal.out("    \(e)") }
                 if item.entries.count > 10 { Terminal.out("    … and \(item.entries.count - 10) more") }
             }

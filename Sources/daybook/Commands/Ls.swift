@@ -28,7 +28,7 @@ struct Ls: ParsableCommand {
         } else {
             for e in entries {
                 let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
-                var line = "\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(e.title)"
+                var line = "\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(TerminalText.shown(e.title))"
                 if !e.tags.isEmpty { line += "  " + Terminal.accent(e.tags.map { "#" + $0 }.joined(separator: " ")) }
                 Terminal.out(line)
             }

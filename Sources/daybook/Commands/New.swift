@@ -14,15 +14,16 @@ struct New: ParsableCommand {
 
     @Argument(help: "The title (words are joined with spaces).")
     var title: [String] = []
-    @Option(name: [.customShort("m"), .long], help: "The body text.")
+    // As git commit -m: the next word is the text even when it starts with `-` ("- buy milk").
+    @Option(name: [.customShort("m"), .long], parsing: .unconditional, help: "The body text (may start with -).")
     var message: String?
-    @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).")
+    @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).", completion: Completions.tags)
     var tag: [String] = []
     @Option(help: "Mood on the diary's scale.")
     var mood: Int?
     @Option(help: ArgumentHelp("When: YYYY-MM-DD HH:MM, yesterday 18:30, monday, an ISO date-time, …", valueName: "when"))
     var date: String?
-    @Option(help: "Start from this template.")
+    @Option(help: "Start from this template.", completion: Completions.templates)
     var template: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field; the value is YAML: 7, true, [a, b], {k: v} (repeatable).", valueName: "key=value"))
     var fields: [String] = []
@@ -48,8 +49,9 @@ struct New: ParsableCommand {
         if template == nil, let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
             throw DaybookError.usage("--mood \(mood) is off the scale \(diary.config.moodMin)–\(diary.config.moodMax)")
         }
-        let when = try date.map { try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
-            ?? diary.clock.nowLocal
+        let given = try date.map { try DateExpression.momentNotingClockChange($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
+        if let note = given?.note { Terminal.warning(Diagnostic(.warning, "--date: \(note)")) }
+        let when = given?.time ?? diary.clock.nowLocal
         let titleText = title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         var draft = EntryDraft(date: when, title: titleText.isEmpty ? nil : titleText)
         draft.tags = tag

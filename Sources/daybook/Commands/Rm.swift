@@ -8,7 +8,7 @@ struct Rm: ParsableCommand {
         abstract: "Delete entries with their stroke files and attachments, in one commit.",
         discussion: "Git keeps them: `daybook restore ID` brings one back. ENTRY `-` reads ids or paths from stdin.")
 
-    @Argument(help: "Entries: paths, ids, id prefixes, last, a date; `-` reads them from stdin.")
+    @Argument(help: "Entries: paths, ids, id prefixes, last, a date; `-` reads them from stdin.", completion: Completions.entries)
     var entries: [String]
 
     @OptionGroup var global: GlobalOptions

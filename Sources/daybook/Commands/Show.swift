@@ -6,7 +6,7 @@ import Foundation
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print one entry.")
 
-    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.")
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.", completion: Completions.entries)
     var entry: String
     @Flag(help: "The file's bytes.") var raw = false
     @Flag(help: "A JSON object (with the body).") var json = false
@@ -35,10 +35,11 @@ struct Show: ParsableCommand {
         } else if html {
             Terminal.out(HTMLPage.entry(e, unsafe: unsafeHTML))
         } else {
-            Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : e.title))
+            Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : TerminalText.shown(e.title)))
             var meta = [e.date.description]
             if !e.tags.isEmpty { meta.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
-            if let m = e.mood { meta.append("mood \(m)/\(diary.config.moodMax)") }
+            // On the entry's own scale: an emotion entry's 8 is 8/10, not 8/5.
+            if let m = e.mood { meta.append("mood \(m)/\(diary.moodScales.scale(of: e).upperBound)") }
             if let t = e.template { meta.append("template \(t)") }
             Terminal.out(Terminal.dim(meta.joined(separator: "  ")))
             for (k, v) in e.fields { Terminal.out(Terminal.dim("\(k): \(YAMLWriter.value(v))")) }

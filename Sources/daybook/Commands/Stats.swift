@@ -26,7 +26,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let entries = try filters.entries(of: diary, bodies: false, parts: field != nil ? .all : by != nil ? [] : [.tags, .codings])
-        let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday)
+        let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
         let printer = StatsPrinter(field: field)
         if let by {
             let rows = statistics.table(entries, by: by, field: field)

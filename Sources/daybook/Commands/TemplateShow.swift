@@ -8,7 +8,7 @@ struct TemplateShow: ParsableCommand {
         abstract: "Print a template's file (the diary's own when it overrides the built-in).",
         discussion: "To adapt a built-in: daybook template show memo > DIARY/templates/memo.md, then edit that file.")
 
-    @Argument(help: "The template's name.") var name: String
+    @Argument(help: "The template's name.", completion: Completions.templates) var name: String
     @Flag(help: "A JSON object with the parsed fields and the body.") var json = false
     @OptionGroup var global: GlobalOptions
 

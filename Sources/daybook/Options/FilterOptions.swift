@@ -9,19 +9,19 @@ struct FilterOptions: ParsableArguments {
     var to: String?
     @Option(help: ArgumentHelp("On this date or in this period.", valueName: "when"))
     var on: String?
-    @Option(name: [.customShort("t"), .long], help: ArgumentHelp("Has this tag (repeat: all of them); `a` finds `a/b`.", valueName: "tag"))
+    @Option(name: [.customShort("t"), .long], help: ArgumentHelp("Has this tag (repeat: all of them); `a` finds `a/b`.", valueName: "tag"), completion: Completions.tags)
     var tag: [String] = []
-    @Option(name: .customLong("any-tag"), help: ArgumentHelp("Has at least one of these tags.", valueName: "tag"))
+    @Option(name: .customLong("any-tag"), help: ArgumentHelp("Has at least one of these tags.", valueName: "tag"), completion: Completions.tags)
     var anyTag: [String] = []
-    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Has none of these tags.", valueName: "tag"))
+    @Option(name: .customLong("not-tag"), help: ArgumentHelp("Has none of these tags.", valueName: "tag"), completion: Completions.tags)
     var notTag: [String] = []
-    @Option(help: ArgumentHelp("Has a coding with this code or one of its descendants.", valueName: "code"))
+    @Option(help: ArgumentHelp("Has a coding with this code or one of its descendants.", valueName: "code"), completion: Completions.codes)
     var code: [String] = []
     @Option(help: ArgumentHelp("Mood: 3, >=4, <3, 2..4.", valueName: "expr"))
     var mood: String?
     @Option(name: .customLong("where"), help: ArgumentHelp("Front matter: key=value, key!=value, key>=n, key<n, key~regex, key.", valueName: "expr"))
     var wheres: [String] = []
-    @Option(help: ArgumentHelp("Made from this template.", valueName: "name"))
+    @Option(help: ArgumentHelp("Made from this template.", valueName: "name"), completion: Completions.templates)
     var template: String?
     @Flag(name: .customLong("has-ink"), help: "Has a stroke file.")
     var hasInk = false

@@ -1,6 +1,9 @@
-// Running the user's editor the way git does: $VISUAL, else $EDITOR, else vi, through sh -c.
+// Running the user's editor the way git does: $VISUAL, else $EDITOR, else vi, in the terminal's foreground.
 import DaybookCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum Editor {
     static var command: String {
@@ -10,19 +13,93 @@ enum Editor {
         return "vi"
     }
 
-    /// Opens the editor on `file`; the file name is passed as its own argument, never pasted
-    /// into the command string.
+    /// The characters that make git hand an editor value to `sh -c` (run-command.c's
+    /// prepare_shell_cmd); a plain program name is run directly, like git.
+    private static let shellCharacters = Set("|&;<>()$`\\\"' \t\n*?[#~=%")
+
+    /// The program and its arguments: `vi FILE`, or `sh -c 'VALUE "$@"' VALUE FILE`, so the file
+    /// name is its own argument and never pasted into the command string. Unlike git, the shell
+    /// first traps SIGINT and SIGQUIT with a no-op: dash (Debian's sh) would otherwise die of a ^C
+    /// that the editor handles, leaving the editor running without daybook. A trapped signal is
+    /// back at its default in the editor, and the shell runs the trap only once the editor is done.
+    static func arguments(for command: String, file: String) -> [String] {
+        if runsThroughShell(command) {
+            return ["/bin/sh", "-c", "trap : INT QUIT; " + command + " \"$@\"", command, file]
+        }
+        return [command, file]
+    }
+
+    static func runsThroughShell(_ command: String) -> Bool {
+        command.contains(where: { shellCharacters.contains($0) })
+    }
+
+    /// Opens the editor on `file` and waits for it.
+    ///
+    /// The editor stays in daybook's process group, which is the terminal's foreground group when
+    /// daybook was started from a shell, so it may read the terminal and change its modes (a child
+    /// in a group of its own is stopped by SIGTTIN/SIGTTOU before it draws). ^Z stops daybook and
+    /// the editor together and `fg` resumes both. While the editor runs, daybook ignores SIGINT and
+    /// SIGQUIT, as git does: a ^C is the editor's to handle; the editor gets them at their defaults.
     static func open(_ file: URL) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", command + " \"$@\"", command, file.path]
-        do { try p.run() } catch {
-            throw DaybookError.io("cannot start the editor `\(command)`: \(error.localizedDescription)")
+        let command = self.command
+        let argv = arguments(for: command, file: file.path)
+        Terminal.flush()
+
+        let oldInt = signal(SIGINT, SIG_IGN)
+        let oldQuit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, oldInt)
+            signal(SIGQUIT, oldQuit)
         }
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw DaybookError.io("the editor `\(command)` failed (exit status \(p.terminationStatus)); nothing was saved from it")
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // What daybook ignores (SIGINT, SIGQUIT now, SIGPIPE always) would stay ignored across exec.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        // stdin, stdout and stderr are inherited: the editor works on the same terminal.
+        var cArgs = argv.map { strdup($0) }
+        cArgs.append(nil)
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, argv[0], nil, &attributes, cArgs, environ)
+        guard spawned == 0 else {
+            throw DaybookError.io("cannot start the editor `\(command)`: \(String(cString: strerror(spawned)))")
         }
+
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                throw DaybookError.io("cannot wait for the editor `\(command)`: \(String(cString: strerror(errno)))")
+            }
+        }
+        let signalNumber = status & 0x7f
+        if signalNumber != 0 {
+            throw DaybookError.io("the editor `\(command)` was killed by signal \(signalNumber) (\(name(ofSignal: signalNumber))); nothing was saved from it")
+        }
+        let exitStatus = (status >> 8) & 0xff
+        // The shell reports an editor killed by a signal as 128 + the signal's number.
+        if runsThroughShell(command), exitStatus > 128, exitStatus < 128 + 32 {
+            throw DaybookError.io("the editor `\(command)` was killed by signal \(exitStatus - 128) (\(name(ofSignal: exitStatus - 128))); nothing was saved from it")
+        }
+        guard exitStatus == 0 else {
+            let why = exitStatus == 127 ? ": not found" : ""
+            throw DaybookError.io("the editor `\(command)` failed (exit status \(exitStatus))\(why); nothing was saved from it")
+        }
+    }
+
+    private static func name(ofSignal s: Int32) -> String {
+        let names: [Int32: String] = [SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGABRT: "SIGABRT",
+                                      SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM"]
+        return names[s] ?? String(cString: strsignal(s))
     }
 
     /// Edits `text` in a scratch file under .daybook/ and returns what the editor left.

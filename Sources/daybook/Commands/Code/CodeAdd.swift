@@ -16,8 +16,8 @@ struct CodeAdd: ParsableCommand {
         coder is --coder, else `coder` in daybook.yml, else git's user.name.
         """)
 
-    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date.") var entry: String
-    @Argument(help: "The code.") var code: String
+    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date.", completion: Completions.entries) var entry: String
+    @Argument(help: "The code.", completion: Completions.codes) var code: String
     @Option(help: ArgumentHelp("The coded segment: exact text of the body.", valueName: "text")) var quote: String?
     @Option(help: ArgumentHelp("The segment is these body lines (counted from the line after the front matter).", valueName: "A-B")) var lines: String?
     @Option(help: ArgumentHelp("Which occurrence of the quote (1-based).", valueName: "n")) var occurrence: Int?

@@ -9,8 +9,8 @@ struct CodeDefine: ParsableCommand {
         abstract: "Add a code to the codebook, or change its category, description or colour.",
         discussion: "A missing parent is added at the top level. An empty --description or --color removes it. Exit 1 when nothing changes.")
 
-    @Argument(help: "The code.") var code: String
-    @Option(help: ArgumentHelp("Its category (moves it there).", valueName: "code")) var parent: String?
+    @Argument(help: "The code.", completion: Completions.codes) var code: String
+    @Option(help: ArgumentHelp("Its category (moves it there).", valueName: "code"), completion: Completions.codes) var parent: String?
     @Option(help: ArgumentHelp("What the code means.", valueName: "text")) var description: String?
     @Option(help: ArgumentHelp("#RRGGBB or #RRGGBBAA, for highlights in exports.", valueName: "hex")) var color: String?
     // `--color` is the code's colour here, so the global options are taken one by one.

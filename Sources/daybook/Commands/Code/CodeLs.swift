@@ -13,7 +13,7 @@ struct CodeLs: ParsableCommand {
         the body, end exclusive) and, for a highlighter stroke, `stroke` (its index). Exit 1 when no coding matches.
         """)
 
-    @Argument(help: "Only this code (a category includes its descendants).") var code: String?
+    @Argument(help: "Only this code (a category includes its descendants).", completion: Completions.codes) var code: String?
     @OptionGroup var filters: FilterOptions
     @Option(help: ArgumentHelp("Only this coder's codings.", valueName: "name")) var coder: String?
     @Flag(help: "A JSON array of {entry, date, title, code, quote, memo, coder}.") var json = false
@@ -54,7 +54,7 @@ struct CodeLs: ParsableCommand {
         } else {
             for (n, (e, codings)) in groups.enumerated() {
                 if n > 0 { Terminal.out("") }
-                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(e.title))  \(Terminal.dim(diary.displayPath(e.path)))")
+                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(TerminalText.shown(e.title)))  \(Terminal.dim(diary.displayPath(e.path)))")
                 for (c, anchor) in codings {
                     var line = "  " + Terminal.accent(c.code) + "  "
                     if let q = c.quote {

@@ -13,8 +13,8 @@ struct CodeMerge: ParsableCommand {
         ends up with the same coding twice keeps it once. Exit 1 when none of the codes is defined or used.
         """)
 
-    @Argument(help: "Codes to merge.") var codes: [String]
-    @Option(help: ArgumentHelp("The code they become.", valueName: "code")) var into: String
+    @Argument(help: "Codes to merge.", completion: Completions.codes) var codes: [String]
+    @Option(help: ArgumentHelp("The code they become.", valueName: "code"), completion: Completions.codes) var into: String
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

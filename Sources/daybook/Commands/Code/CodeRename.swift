@@ -9,7 +9,7 @@ struct CodeRename: ParsableCommand {
         abstract: "Rename a code in the codebook and in every entry, in one commit.",
         discussion: "When NEW is already in the codebook use `code merge OLD --into NEW`. Exit 1 when OLD is neither defined nor used.")
 
-    @Argument(help: "The code's name now.") var old: String
+    @Argument(help: "The code's name now.", completion: Completions.codes) var old: String
     @Argument(help: "Its new name.") var new: String
     @OptionGroup var global: GlobalOptions
 

@@ -12,8 +12,8 @@ struct CodeRm: ParsableCommand {
         in the stroke file and are not removed here. Exit 1 when no coding matches.
         """)
 
-    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date.") var entry: String
-    @Argument(help: "The code.") var code: String
+    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date.", completion: Completions.entries) var entry: String
+    @Argument(help: "The code.", completion: Completions.codes) var code: String
     @Option(help: ArgumentHelp("Only the coding of this quote.", valueName: "text")) var quote: String?
     @Option(help: ArgumentHelp("Only this coder's codings.", valueName: "name")) var coder: String?
     @OptionGroup var global: GlobalOptions

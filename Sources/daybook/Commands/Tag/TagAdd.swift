@@ -9,8 +9,8 @@ struct TagAdd: ParsableCommand {
         abstract: "Add front-matter tags to an entry (ENTRY - : every entry named on stdin, in one commit).",
         discussion: "Only the `tags:` line(s) of each file change. Exit 1 when every entry already has the tags.")
 
-    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date; `-` reads many from stdin.") var entry: String
-    @Argument(help: "Tags to add.") var tags: [String]
+    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date; `-` reads many from stdin.", completion: Completions.entries) var entry: String
+    @Argument(help: "Tags to add.", completion: Completions.tags) var tags: [String]
     @OptionGroup var global: GlobalOptions
 
     func run() throws {

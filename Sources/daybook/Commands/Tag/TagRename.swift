@@ -13,7 +13,7 @@ struct TagRename: ParsableCommand {
         entry has the tag.
         """)
 
-    @Argument(help: "The tag to rename.") var old: String
+    @Argument(help: "The tag to rename.", completion: Completions.tags) var old: String
     @Argument(help: "Its new name.") var new: String
     @Flag(name: .customLong("dry-run"), help: "List what would change; change nothing.") var dryRun = false
     @OptionGroup var global: GlobalOptions

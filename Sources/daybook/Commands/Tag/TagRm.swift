@@ -12,8 +12,8 @@ struct TagRm: ParsableCommand {
         inline. Removing `a` keeps `a/b`. Exit 1 when no entry had the tags.
         """)
 
-    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date; `-` reads many from stdin.") var entry: String
-    @Argument(help: "Tags to remove.") var tags: [String]
+    @Argument(help: "The entry: a path, an id, an id prefix, last, today, a date; `-` reads many from stdin.", completion: Completions.entries) var entry: String
+    @Argument(help: "Tags to remove.", completion: Completions.tags) var tags: [String]
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
