@@ -25,6 +25,13 @@ public struct Coding: Equatable, Hashable, Sendable {
         self.source = source
     }
 
+    /// What a coding without a quote covers, as a listing shows it: the whole entry, or a
+    /// highlighter stroke (numbered from 1, as `ink ls` numbers them).
+    public var unquotedPlace: String {
+        if case let .ink(i) = source { return "(highlighter stroke \(i + 1))" }
+        return "(the whole entry)"
+    }
+
     /// The coding as a JSON object (absent fields omitted).
     public var json: JSONValue {
         var o: [(String, JSONValue)] = [("code", .string(code))]

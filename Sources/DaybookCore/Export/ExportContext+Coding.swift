@@ -35,9 +35,10 @@ extension ExportContext {
 
     public func codeDescription(_ code: String) -> String? { book.code(code)?.description }
 
-    /// The code's ancestors joined with ` > ` (`emotions > frustration` gives `emotions`); nil for an undefined code.
+    /// The code's ancestors joined with ` > ` (`emotions > frustration` gives `emotions`); nil for an undefined or top-level code.
     public func codeCategoryPath(_ code: String) -> String? {
-        book.path(of: code).map { $0.dropLast().joined(separator: " > ") }
+        // A top-level code has no category: nil, not "" (which a page would show as a stray "in ").
+        book.path(of: code).flatMap { $0.count > 1 ? $0.dropLast().joined(separator: " > ") : nil }
     }
 
     /// The entry's codings that quote a segment, with where it is; an orphaned quote is left out with a warning.

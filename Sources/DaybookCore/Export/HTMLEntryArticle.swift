@@ -10,13 +10,13 @@ struct HTMLEntryArticle {
         var s = "<article class=\"entry\" id=\"entry-\(HTMLText.escape(e.id))\">\n<header>"
         s += "<h1><a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a></h1>\n<p class=\"meta\">"
         s += "<time datetime=\"\(e.date)\">\(HTMLEntryArticle.readableDate(e.date))</time>"
-        if let m = e.mood { s += " · mood \(m)/\(diary.config.moodMax)" }
+        if let m = e.mood { s += " · mood \(m)/\(diary.moodScales.scale(of: e).upperBound)" }
         if let t = e.template { s += " · " + HTMLText.escape(t) }
         for t in e.tags { s += " <a class=\"tag\" href=\"\(links.tag(t))\">#\(HTMLText.escape(t))</a>" }
         s += "</p>\n"
         if !e.fields.isEmpty {
             s += "<dl class=\"fields\">"
-            for (k, v) in e.fields { s += "<dt>\(HTMLText.escape(k))</dt><dd>\(HTMLText.escape(v.stringValue ?? YAMLWriter.value(v)))</dd>" }
+            for (k, v) in e.fields { s += "<dt>\(HTMLText.escape(k))</dt><dd>\(HTMLText.escape(v.readable))</dd>" }
             s += "</dl>\n"
         }
         s += "</header>\n<div class=\"body\">\n"
@@ -43,7 +43,7 @@ struct HTMLEntryArticle {
                 s += "<li style=\"--code: \(context.codeColor(c.code))\"><span class=\"swatch\" style=\"background: \(context.codeColor(c.code))\"></span> "
                 s += "<a href=\"\(links.code(c.code))\">\(HTMLText.escape(c.code))</a>"
                 if let coder = c.coder ?? diary.config.coder { s += " <span class=\"meta\">by \(HTMLText.escape(coder))</span>" }
-                s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">(the whole entry)</span>"
+                s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
                 if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }
                 s += "</li>"
             }

@@ -17,6 +17,15 @@ public struct HTMLEntryView {
     /// The entry as an `<article>`; its attachments are linked as `ID/NAME`, relative to `/entries/ID`.
     public func article(_ e: Entry) -> String { HTMLEntryArticle(context: context, links: links).html(e) }
 
+    /// One entry as a page that stands alone (`show --html`), rendered as `export html` renders it:
+    /// the style inline, and the body's images of attachments embedded as data URLs, so the page
+    /// still shows them once it is saved anywhere else.
+    public func standalonePage(_ e: Entry) -> String {
+        let links = HTMLLinks(singleFile: true)
+        return HTMLLayout.head(title: e.title.isEmpty ? e.id : e.title, style: HTMLLayout.inlineStyle, links: links, diaryName: context.diaryName)
+            + HTMLEntryArticle(context: context, links: links).html(e) + HTMLLayout.foot
+    }
+
     /// The calendar heatmap of these entries and its legend.
     public func heatmap(_ entries: [Entry]) -> String { heatmap(days: entries.map(\.date.day)) }
 

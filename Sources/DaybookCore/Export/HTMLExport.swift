@@ -49,6 +49,18 @@ public struct HTMLExport: ExportFormat {
                 try out.write(HTMLLayout.foot)
             }
         }
+        if HTMLIndex.pagedByYear(entries, links: links) {
+            for (year, those) in HTMLIndex.byYear(entries) {
+                let rel = HTMLIndex.yearPage(year)
+                let here = links.from(page: rel)
+                try page(rel, in: folder) { out in
+                    try out.write(HTMLLayout.head(title: "\(year)", style: HTMLLayout.styleLink(root: here.root), links: here, diaryName: name))
+                    try out.write("<h1>\(year)</h1>\n<p class=\"meta\">\(those.count) entr\(those.count == 1 ? "y" : "ies")</p>\n")
+                    try out.write(HTMLIndex(context: context, links: here).entryList(those))
+                    try out.write(HTMLLayout.foot)
+                }
+            }
+        }
         try page("index.html", in: folder) { out in
             try out.write(HTMLLayout.head(title: name, style: HTMLLayout.styleLink(root: ""), links: links, diaryName: name))
             try out.write(HTMLIndex(context: context, links: links).overview(entries, tags: byTag(entries).map(\.0)))

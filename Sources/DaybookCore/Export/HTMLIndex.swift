@@ -14,14 +14,17 @@ struct HTMLIndex {
         for e in entries { perDay[e.date.day, default: 0] += 1 }
         s += CalendarHeatmap.svg(entriesPerDay: perDay, mondayFirst: context.diary.config.weekStartsOnMonday) + "\n"
         if !perDay.isEmpty { s += CalendarHeatmap.legend + "\n" }
-        s += "<h2>Entries</h2>\n<ul class=\"entry-list\">\n"
-        for e in entries.reversed() {
-            s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryArticle.readableDate(e.date))</time> "
-            s += "<a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a>"
-            for t in e.tags { s += " <a class=\"tag\" href=\"\(links.tag(t))\">#\(HTMLText.escape(t))</a>" }
-            s += "</li>\n"
+        s += "<h2>Entries</h2>\n"
+        if HTMLIndex.pagedByYear(entries, links: links) {
+            // Thousands of entries on one page are no list to read: a page per year instead.
+            s += "<ul class=\"year-list\">\n"
+            for (year, those) in HTMLIndex.byYear(entries).reversed() {
+                s += "<li><a href=\"\(links.root)\(HTMLIndex.yearPage(year))\">\(year)</a> <span class=\"meta\">\(those.count) entr\(those.count == 1 ? "y" : "ies")</span></li>\n"
+            }
+            s += "</ul>\n"
+        } else {
+            s += entryList(entries)
         }
-        s += "</ul>\n"
         if !tags.isEmpty {
             s += "<h2>Tags</h2>\n<p>" + tags.map { "<a class=\"tag\" href=\"\(links.tag($0))\">#\(HTMLText.escape($0))</a>" }.joined(separator: " ") + "</p>\n"
         }
@@ -36,6 +39,36 @@ struct HTMLIndex {
         }
         return s
     }
+
+    /// The entries, newest first, with their dates and tags.
+    func entryList(_ entries: [Entry]) -> String {
+        var s = "<ul class=\"entry-list\">\n"
+        for e in entries.reversed() {
+            s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryArticle.readableDate(e.date))</time> "
+            s += "<a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a>"
+            for t in e.tags { s += " <a class=\"tag\" href=\"\(links.tag(t))\">#\(HTMLText.escape(t))</a>" }
+            s += "</li>\n"
+        }
+        return s + "</ul>\n"
+    }
+
+    /// A site's index lists at most this many entries itself; past it, a page per year does.
+    static let entriesOnIndex = 500
+
+    static func pagedByYear(_ entries: [Entry], links: HTMLLinks) -> Bool {
+        !links.singleFile && !links.app && entries.count > entriesOnIndex
+    }
+
+    /// The entries by year, oldest year first (the entries are in date order).
+    static func byYear(_ entries: [Entry]) -> [(Int, [Entry])] {
+        var out: [(Int, [Entry])] = []
+        for e in entries {
+            if out.last?.0 == e.date.day.year { out[out.count - 1].1.append(e) } else { out.append((e.date.day.year, [e])) }
+        }
+        return out
+    }
+
+    static func yearPage(_ year: Int) -> String { "years/\(year).html" }
 
     static func tagSection(_ tag: String, _ entries: [Entry], links: HTMLLinks) -> String {
         var s = "<section class=\"tag-page\" id=\"tag-\(HTMLText.escape(HTMLText.pageName(tag)))\"><h1>#\(HTMLText.escape(tag))</h1>\n<ul class=\"entry-list\">\n"
@@ -63,7 +96,7 @@ struct HTMLIndex {
             s += "<li><a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a> <span class=\"meta\">\(e.date.day)"
             if let coder = c.coder ?? context.diary.config.coder { s += " · \(HTMLText.escape(coder))" }
             s += "</span>"
-            s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">(the whole entry)</span>"
+            s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
             if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }
             s += "</li>\n"
         }

@@ -39,6 +39,23 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The value as a reader wants it on a page: a list as its items, a place as its name and
+    /// coordinates (`Ward 3 (48.2, 16.3)`), another mapping as `key: value` pairs; never YAML.
+    public var readable: String {
+        switch self {
+        case .null: return ""
+        case let .array(items): return items.map(\.readable).joined(separator: ", ")
+        case let .object(pairs):
+            let keys = Set(pairs.map(\.0))
+            if let name = self["name"]?.stringValue, let lat = self["lat"]?.stringValue, let lon = self["lon"]?.stringValue,
+               keys.isSubset(of: ["name", "lat", "lon"]) {
+                return "\(name) (\(lat), \(lon))"
+            }
+            return pairs.map { "\($0.0): \($0.1.readable)" }.joined(separator: ", ")
+        default: return stringValue ?? ""
+        }
+    }
+
     public var doubleValue: Double? {
         switch self {
         case let .int(i): return Double(i)

@@ -167,7 +167,7 @@ async function showCodings(id, code) {
   for (const c of r.data.codes.filter((c) => c.code === code && c.stroke === undefined)) {
     const li = document.createElement("li");
     const q = document.createElement("blockquote");
-    q.textContent = c.quote === undefined ? "(the whole entry)" : c.quote;
+    q.textContent = c.quote !== undefined ? c.quote : c.stroke !== undefined ? "(highlighter stroke " + (c.stroke + 1) + ")" : "(the whole entry)";
     const memo = document.createElement("input");
     memo.value = c.memo || "";
     memo.setAttribute("aria-label", "Memo");

@@ -33,7 +33,7 @@ struct Show: ParsableCommand {
         if json {
             Terminal.out(e.json(includeBody: true).serialized(pretty: true))
         } else if html {
-            Terminal.out(HTMLPage.entry(e, unsafe: unsafeHTML))
+            Terminal.out(HTMLEntryView(diary: diary, unsafeHTML: unsafeHTML).standalonePage(e))
         } else {
             Terminal.out(Terminal.bold(e.title.isEmpty ? e.id : TerminalText.shown(e.title)))
             var meta = [e.date.description]
@@ -49,22 +49,5 @@ struct Show: ParsableCommand {
             Terminal.out("")
             Terminal.out(e.body, terminator: e.body.hasSuffix("\n") ? "" : "\n")
         }
-    }
-}
-
-enum HTMLPage {
-    static let escape = HTMLText.escape
-
-    /// A standalone HTML page of one entry.
-    static func entry(_ e: Entry, unsafe: Bool) -> String {
-        let tags = e.tags.map { "<span class=\"tag\">#\(escape($0))</span>" }.joined(separator: " ")
-        return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(escape(e.title))</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-        <body><article>
-        <header><h1>\(escape(e.title))</h1><p><time datetime="\(e.date)">\(e.date)</time> \(tags)</p></header>
-        \(Markdown.html(e.body, unsafe: unsafe))</article></body></html>
-        """
     }
 }

@@ -61,7 +61,7 @@ struct CodeLs: ParsableCommand {
                         line += "\"\(CodeApplication.short(q))\""
                         if anchor == nil { line += " (orphaned: not in the body)" }
                     } else {
-                        line += "(whole entry)"
+                        line += c.unquotedPlace
                     }
                     if let m = c.memo { line += "  — " + m }
                     if let who = c.coder { line += "  " + Terminal.dim("[\(who)]") }
