@@ -98,3 +98,27 @@ def test_show_html_stands_alone_wherever_it_is_saved(diary):
         assert src.startswith("data:image/png;base64,"), src
         assert base64.b64decode(src.split(",", 1)[1]) == png()
     assert "<style>" in html and "What we drew." in html
+
+
+def test_links_between_entries_lead_to_their_pages(example):
+    body = ("See [the login](2026-11-02-2230-login-trouble.md), [the memo](../11/2026-11-03-0800-morning-memo.md#plan), "
+            "[a site](https://example.org/x.md) and [a note](../../../README.md).\n")
+    example.ok("new", "Links", "-m", body)
+    out = site(example)
+    (page,) = [p for p in (out / "entries").rglob("*links.html")]
+    html = page.read_text()
+    login = re.search(r'href="([^"]+)">the login<', html).group(1)
+    memo = re.search(r'href="([^"]+)">the memo<', html).group(1)
+    assert login.endswith("entries/2026/11/2026-11-02-2230-login-trouble.html")
+    assert memo.endswith("entries/2026/11/2026-11-03-0800-morning-memo.html#plan")
+    for href in (login, memo):
+        assert (page.parent / href.split("#")[0]).resolve().exists(), href
+    assert 'href="https://example.org/x.md"' in html and 'href="../../../README.md"' in html  # not entries: as written
+    single = example.tmp / "one.html"
+    example.ok("export", "html", "--single-file", "-o", single)
+    text = single.read_text()
+    assert 'href="#entry-2026-11-02-2230-login-trouble"' in text and 'id="entry-2026-11-02-2230-login-trouble"' in text
+    shown = example.ok("show", "last", "--html").out
+    # The entry's file by its absolute path, which a page opened from anywhere on the machine resolves.
+    target = (example.path / "entries/2026/11/2026-11-02-2230-login-trouble.md").resolve()
+    assert f'href="{target}"' in shown

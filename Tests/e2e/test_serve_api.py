@@ -309,3 +309,11 @@ def test_changes_made_outside_are_seen_at_the_next_request(served, diary):
     assert b"Old note" in served.request("GET", "/")[2]
     (month / "2019-03-01-0900-old-note.md").unlink()
     assert titles() == ["Login bother"]
+
+
+def test_a_link_to_another_entry_leads_to_its_page_in_the_app(served, diary):
+    first = entry(diary).stem
+    diary.ok("new", "Follow-up", "-m", f"As in [the login]({first}.md).\n")
+    second = next(p.stem for p in diary.entries() if p.stem != first)
+    page = served.request("GET", f"/entries/{second}")[2].decode()
+    assert f'href="/entries/{first}">the login<' in page

@@ -17,9 +17,9 @@ enum CodedSegmentMarker {
     static let startBase: UInt32 = 0xF0000
     static let endBase: UInt32 = 0xF8000
 
-    static func render(_ body: String, segments: [CodedSegment], unsafe: Bool) -> String {
+    static func render(_ body: String, segments: [CodedSegment], unsafe: Bool, target: ((String, Bool) -> String?)? = nil) -> String {
         let segments = Array(segments.prefix(0x8000))
-        guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe) }
+        guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe, target: target) }
         // Ends before starts at the same place, so adjacent segments do not nest.
         var events: [(offset: Int, isStart: Bool, index: Int)] = []
         for (i, s) in segments.enumerated() {
@@ -37,7 +37,7 @@ enum CodedSegmentMarker {
             if let u = Unicode.Scalar(base + UInt32(ev.index)) { marked.unicodeScalars.append(u) }
         }
         marked += body[utf8...]
-        return replaceMarkers(Markdown.html(marked, unsafe: unsafe), segments: segments)
+        return replaceMarkers(Markdown.html(marked, unsafe: unsafe, target: target), segments: segments)
     }
 
     static func replaceMarkers(_ html: String, segments: [CodedSegment]) -> String {

@@ -21,7 +21,8 @@ struct HTMLEntryArticle {
         }
         s += "</header>\n<div class=\"body\">\n"
         let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
-        var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML))
+        var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML,
+                                                                                   target: { links.bodyTarget($0, of: e, isImage: $1) }))
         let files = attachments(of: e)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }
         s += body + "</div>\n"

@@ -21,7 +21,8 @@ public struct HTMLEntryView {
     /// the style inline, and the body's images of attachments embedded as data URLs, so the page
     /// still shows them once it is saved anywhere else.
     public func standalonePage(_ e: Entry) -> String {
-        let links = HTMLLinks(singleFile: true)
+        var links = HTMLLinks(singleFile: true)
+        links.standaloneDiary = context.diary.root
         return HTMLLayout.head(title: e.title.isEmpty ? e.id : e.title, style: HTMLLayout.inlineStyle, links: links, diaryName: context.diaryName)
             + HTMLEntryArticle(context: context, links: links).html(e) + HTMLLayout.foot
     }

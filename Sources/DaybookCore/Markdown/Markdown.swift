@@ -44,10 +44,13 @@ public enum Markdown {
     }
 
     /// Renders `text` to HTML. Raw HTML in the text is shown as text unless `unsafe` is set.
-    public static func html(_ text: String, unsafe: Bool = false) -> String {
+    /// `target` may give a link's or image's destination another address (nil keeps it): an
+    /// entry's links to other entries point to their pages, not to `.md` files.
+    public static func html(_ text: String, unsafe: Bool = false, target: ((_ url: String, _ isImage: Bool) -> String?)? = nil) -> String {
         let options = CMARK_OPT_FOOTNOTES | CMARK_OPT_GITHUB_PRE_LANG | (unsafe ? CMARK_OPT_UNSAFE : 0)
         return withDocument(text, options: options) { doc, parser in
             if !unsafe { escapeRawHTML(doc) }
+            if let target { retarget(doc, target) }
             guard let cstr = cmark_render_html(doc, options, cmark_parser_get_syntax_extensions(parser)) else { return "" }
             defer { free(cstr) }
             return String(cString: cstr)
@@ -71,6 +74,19 @@ public enum Markdown {
         let doc = cmark_parser_finish(parser)!
         defer { cmark_node_free(doc) }
         return body(doc, parser)
+    }
+
+    /// Sets every link's and image's destination to what `target` makes of it.
+    private static func retarget(_ doc: OpaquePointer, _ target: (String, Bool) -> String?) {
+        guard let iter = cmark_iter_new(doc) else { return }
+        defer { cmark_iter_free(iter) }
+        while cmark_iter_next(iter) != CMARK_EVENT_DONE {
+            guard let n = cmark_iter_get_node(iter) else { continue }
+            let t = cmark_node_get_type(n)
+            guard t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE, cmark_iter_get_event_type(iter) == CMARK_EVENT_ENTER,
+                  let url = cmark_node_get_url(n).map({ String(cString: $0) }), let new = target(url, t == CMARK_NODE_IMAGE) else { continue }
+            cmark_node_set_url(n, new)
+        }
     }
 
     /// Raw HTML becomes literal text, so `<script>` in an entry is shown, never run; comments go.
