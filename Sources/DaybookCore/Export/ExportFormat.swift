@@ -112,7 +112,7 @@ public final class ExportContext {
 public enum ExportFormats {
     public static let all: [ExportFormat.Type] = [
         JSONExport.self, JSONLinesExport.self, CSVExport.self, MarkdownExport.self,
-        HTMLExport.self, ZipExport.self, QDPXExport.self, QDCExport.self,
+        HTMLExport.self, ZipExport.self, QDPXExport.self, QDCExport.self, JrnlExport.self,
     ]
 
     public static func named(_ name: String) -> ExportFormat.Type? {
