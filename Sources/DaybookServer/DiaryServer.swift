@@ -21,8 +21,10 @@ public final class DiaryServer: Sendable {
     public let options: ServeOptions
     let port: BoundPort
 
-    public init(diary: Diary, options: ServeOptions) {
-        access = DiaryAccess(diary)
+    /// `environment` is what the diary was opened with: the server opens it again with the same
+    /// when daybook.yml or a template changes.
+    public init(diary: Diary, environment: [String: String], options: ServeOptions) {
+        access = DiaryAccess(diary, environment: environment)
         self.options = options
         port = BoundPort(options.port)
     }

@@ -1,4 +1,5 @@
 // Who may talk to the diary's server: the token, the Host header, the origin, the size of a body.
+import DaybookCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -43,6 +44,15 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             // Errors become responses here, not further out, so that they carry the headers too.
             response = try error.response(from: request, context: context)
+        } catch let error as DaybookError {
+            // What the library refuses (no such template, a daybook.yml that no longer reads) is
+            // said as the CLI says it, never as an anonymous 500.
+            let status: HTTPResponse.Status = switch error.kind {
+            case .nothing: .notFound
+            case .usage, .input: .unprocessableContent
+            case .io, .git: .internalServerError
+            }
+            response = RequestGuard.refusal(status, error.description)
         }
         response.headers.append(contentsOf: RequestGuard.securityHeaders)
         return response

@@ -18,9 +18,12 @@ public struct HTMLEntryView {
     public func article(_ e: Entry) -> String { HTMLEntryArticle(context: context, links: links).html(e) }
 
     /// The calendar heatmap of these entries and its legend.
-    public func heatmap(_ entries: [Entry]) -> String {
+    public func heatmap(_ entries: [Entry]) -> String { heatmap(days: entries.map(\.date.day)) }
+
+    /// The calendar of the days given, one count for each time a day is named.
+    public func heatmap(days: [LocalDay]) -> String {
         var perDay: [LocalDay: Int] = [:]
-        for e in entries { perDay[e.date.day, default: 0] += 1 }
+        for d in days { perDay[d, default: 0] += 1 }
         return CalendarHeatmap.svg(entriesPerDay: perDay, mondayFirst: context.diary.config.weekStartsOnMonday)
             + (perDay.isEmpty ? "" : "\n" + CalendarHeatmap.legend)
     }

@@ -21,6 +21,7 @@ public struct EntryReference {
             return try onDay(range, name: ref)
         default: break
         }
+        if let rel = whereFiled(ref) { return rel }
         let files = diary.entryFiles()
         let ids = files.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
         if ref.count == 10, LocalDay.parse(Substring(ref)) != nil, !ids.contains(ref) {
@@ -34,6 +35,17 @@ public struct EntryReference {
             throw DaybookError.input("no entry `\(ref)` (give a path, an id or its unique prefix, last, today, yesterday or YYYY-MM-DD)")
         }
         throw ambiguous(ref, matches.map { files[$0] })
+    }
+
+    /// A whole id names the file where `new` files it (entries/YYYY/MM/ID.md), found without a walk
+    /// of the diary when it is there.
+    func whereFiled(_ id: String) -> String? {
+        let b = Array(id.utf8)
+        guard b.count > 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), LocalDay.parse(Substring(id.prefix(10))) != nil else { return nil }
+        let rel = "entries/\(id.prefix(4))/\(id.dropFirst(5).prefix(2))/\(id).md"
+        var info = stat()
+        guard Diary.isEntryPath(rel), lstat(diary.url(rel).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return rel
     }
 
     func onDay(_ range: WallRange, name: String) throws -> String {

@@ -7,18 +7,23 @@ struct EntryPage {
     let view: HTMLEntryView
     let entry: Entry
     let version: String
+    /// The number of codings of each code in the diary (kept by the server until an entry changes).
+    let codingCounts: [String: Int]
+
+    static func codingCounts(_ snapshot: EntrySnapshot) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for e in snapshot.entries(0..<snapshot.count, parts: .codings) {
+            for c in e.codings { counts[c.code, default: 0] += 1 }
+        }
+        return counts
+    }
 
     /// Codes of the codebook and in use, with the number of codings of each in the diary.
     func codebook() -> [(code: String, count: Int, description: String?)] {
         let book = (try? Codebook.load(diary)) ?? Codebook()
-        var diagnostics: [Diagnostic] = []
-        var counts: [String: Int] = [:]
-        for e in diary.loadEntries(diagnostics: &diagnostics, bodies: false) {
-            for c in e.codings { counts[c.code, default: 0] += 1 }
-        }
         var names = book.allCodes
-        for name in counts.keys.sorted() where !names.contains(name) { names.append(name) }
-        return names.map { ($0, counts[$0] ?? 0, book.code($0)?.description) }
+        for name in codingCounts.keys.sorted() where !names.contains(name) { names.append(name) }
+        return names.map { ($0, codingCounts[$0] ?? 0, book.code($0)?.description) }
     }
 
     func html() -> String {

@@ -4,6 +4,9 @@ import Foundation
 
 struct IndexPage {
     let diary: Diary
+    /// The entries as the server last walked them: the filter decodes only what it looks at, and
+    /// only the page's hundred entries are decoded whole.
+    let snapshot: EntrySnapshot
     let view: HTMLEntryView
     /// The query's filters, by name (repeated names give several values).
     let query: [(String, String)]
@@ -28,21 +31,19 @@ struct IndexPage {
 
     func html() throws -> String {
         var problem: String?
-        var entries: [Entry] = []
+        var positions: [Int] = []
         do {
-            let compiled = try filter()
-            var diagnostics: [Diagnostic] = []
-            entries = diary.loadEntries(diagnostics: &diagnostics, bodies: false).filter(compiled.matches)
+            positions = try filter().positions(snapshot)
         } catch let e as DaybookError {
             problem = e.message
         }
         let page = max(1, Int(value("page") ?? "") ?? 1)
-        let newest = Array(entries.reversed())
-        let shown = newest.dropFirst((page - 1) * IndexPage.pageSize).prefix(IndexPage.pageSize)
+        let newest = Array(positions.reversed())
+        let shown = snapshot.entries(newest.dropFirst((page - 1) * IndexPage.pageSize).prefix(IndexPage.pageSize), parts: [.title, .tags])
         var s = form(problem: problem)
         s += "<section id=\"search-results\" class=\"search-results\" hidden><h2>Found</h2><ol></ol></section>\n"
-        s += "<section class=\"overview\"><p class=\"meta\">\(entries.count) entr\(entries.count == 1 ? "y" : "ies")</p>\n"
-        s += view.heatmap(entries) + "</section>\n"
+        s += "<section class=\"overview\"><p class=\"meta\">\(positions.count) entr\(positions.count == 1 ? "y" : "ies")</p>\n"
+        s += view.heatmap(days: positions.map { snapshot.date($0).day }) + "</section>\n"
         s += "<ul class=\"entry-list\" id=\"entries\">\n"
         for e in shown {
             s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryView.readableDate(e.date))</time> "

@@ -10,10 +10,9 @@ struct EntryRoutes {
 
     func add(to router: Router<DiaryRequestContext>) {
         router.get("api/entries") { _, _ -> Response in
-            access.with { diary in
-                var diagnostics: [Diagnostic] = []
-                let entries = diary.loadEntries(diagnostics: &diagnostics, bodies: false)
-                return EntryRoutes.json(.array(entries.map { $0.json() }))
+            try access.withLive { live in
+                let snapshot = try live.entries()
+                return EntryRoutes.json(.array(snapshot.entries(0..<snapshot.count).map { $0.json() }))
             }
         }
         router.get("api/entries/:id") { _, context -> Response in
@@ -34,9 +33,9 @@ struct EntryRoutes {
         }
         // What the index watches: a new commit or a new entry file shows up here.
         router.get("api/state") { _, _ -> Response in
-            try access.with { diary in
-                let head = try diary.repository().headID ?? ""
-                return EntryRoutes.json(.object([("head", .string(head)), ("entries", .int(diary.entryFiles().count))]))
+            try access.withLive { live in
+                let head = try live.diary().repository().headID ?? ""
+                return EntryRoutes.json(.object([("head", .string(head)), ("entries", .string(try live.changeMark()))]))
             }
         }
         router.post("api/entries") { request, context -> Response in

@@ -11,16 +11,20 @@ struct PageRoutes {
     func add(to router: Router<DiaryRequestContext>) {
         router.get("/") { request, _ -> Response in
             let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-            return try access.with { diary in
-                let page = IndexPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), query: query)
+            return try access.withLive { live in
+                let diary = try live.diary()
+                let page = IndexPage(diary: diary, snapshot: try live.entries(), view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), query: query)
                 return PageRoutes.html(AppLayout.page(title: "Entries", diaryName: PageRoutes.name(diary), data: ["page": "index"], try page.html()))
             }
         }
         router.get("entries/:id") { _, context -> Response in
             let id = try context.parameters.require("id")
-            return try access.with { diary in
+            return try access.withLive { live in
+                let diary = try live.diary()
                 let (_, entry, version) = try EntryRoutes.load(id, in: diary)
-                let page = EntryPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), entry: entry, version: version)
+                let counts = try live.derived("codings per code", EntryPage.codingCounts)
+                let page = EntryPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), entry: entry, version: version,
+                                     codingCounts: counts)
                 return PageRoutes.html(AppLayout.page(title: entry.title, diaryName: PageRoutes.name(diary), data: page.data.merging(["page": "entry"]) { $1 }, page.html()))
             }
         }
@@ -57,7 +61,11 @@ struct PageRoutes {
         let rel = try EntryRoutes.resolve(id, in: diary)
         let path = diary.url(Attachments.folder(ofEntry: rel) + "/" + name).path
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, let data = FileManager.default.contents(atPath: path) else {
+        // Neither the file nor a folder on its way may be a link out of the diary: the real path
+        // must still be below the diary's entries.
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(diary.entriesFolder.path + "/"),
+              let data = FileManager.default.contents(atPath: path) else {
             throw HTTPError(.notFound)
         }
         let ext = (name as NSString).pathExtension.lowercased()

@@ -28,7 +28,7 @@ struct Serve: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let options = ServeOptions(host: host, port: port, unsafeHTML: unsafeHTML)
-        let server = DiaryServer(diary: diary, options: options)
+        let server = DiaryServer(diary: diary, environment: global.environment, options: options)
         let exposed = !options.isLoopback
         let openBrowser = open
         let done = DispatchSemaphore(value: 0)

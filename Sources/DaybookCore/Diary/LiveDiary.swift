@@ -1,0 +1,80 @@
+// A diary kept open by a process that runs for long (`daybook serve`, `daybook lsp`): opened again when its settings change, its entries read again when they change.
+import Foundation
+
+/// `Diary` reads daybook.yml and the templates' mood scales once, as a command that runs for a
+/// moment should. A server asks this for the diary on every request instead: when daybook.yml or
+/// a file in templates/ changed on disk since (size, times or inode), the diary is opened again,
+/// so a `codebook: {strict: true}` or a new timezone written in an editor holds from the next request.
+public final class LiveDiary {
+    private var current: Diary
+    private var stamp: [String: FileStamp]
+    private let environment: [String: String]
+    private let watcher: DiaryWatcher
+    private var snapshot: (generation: Int, diary: Diary, entries: EntrySnapshot)?
+    private var derived: [String: Any] = [:]
+
+    public init(_ diary: Diary, environment: [String: String]) {
+        current = diary
+        self.environment = environment
+        stamp = LiveDiary.settingsStamp(of: diary.root)
+        watcher = DiaryWatcher(folder: diary.entriesFolder)
+    }
+
+    /// Whether the entries' changes are watched (inotify); else every `entries()` reads them again.
+    public var isWatching: Bool { watcher.isWatching }
+
+    /// The entries as they are on disk: the same snapshot as at the last call while nothing under
+    /// entries/ changed, else a new walk (which reads only the files that changed, as every command does).
+    public func entries() throws -> EntrySnapshot {
+        let diary = try diary()
+        let generation = watcher.generation()
+        if let snapshot, snapshot.generation == generation, snapshot.diary === diary { return snapshot.entries }
+        let entries = diary.scanEntries()
+        snapshot = (generation, diary, entries)
+        derived = [:]
+        return entries
+    }
+
+    /// What `make` works out from the entries, kept until they change (the codebook's counts on
+    /// every entry page, say).
+    public func derived<T>(_ key: String, _ make: (EntrySnapshot) -> T) throws -> T {
+        let entries = try entries()
+        if let value = derived[key] as? T { return value }
+        let value = make(entries)
+        derived[key] = value
+        return value
+    }
+
+    /// A mark that changes when the entries changed, for a page that asks every few seconds:
+    /// the watcher's count where changes are watched, else the number of entry files.
+    public func changeMark() throws -> String {
+        let diary = try diary()
+        return watcher.isWatching ? "w\(watcher.generation())" : "n\(diary.entryFiles().count)"
+    }
+
+    /// The diary with its settings as they are on disk now. Settings that no longer read (a
+    /// daybook.yml broken while it is being edited) throw their positioned error; the next call
+    /// tries again.
+    public func diary() throws -> Diary {
+        let now = LiveDiary.settingsStamp(of: current.root)
+        if now != stamp {
+            current = try Diary.open(current.root, environment: environment, workingDirectory: current.workingDirectory)
+            stamp = now
+        }
+        return current
+    }
+
+    /// The stamps of daybook.yml and of every file in templates/, by path.
+    static func settingsStamp(of root: URL) -> [String: FileStamp] {
+        var out: [String: FileStamp] = [:]
+        let config = root.appendingPathComponent("daybook.yml").path
+        out[config] = FileStamp.of(config)
+        let templates = root.appendingPathComponent("templates").path
+        out[templates] = FileStamp.of(templates)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: templates)) ?? [] {
+            let path = templates + "/" + name
+            out[path] = FileStamp.of(path)
+        }
+        return out
+    }
+}
