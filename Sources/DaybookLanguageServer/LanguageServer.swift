@@ -183,7 +183,7 @@ public final class LanguageServer {
         if let context = contexts[root.path] { return (context, rel) }
         do {
             let diary = try Diary.open(root, environment: environment, workingDirectory: root)
-            let context = DiaryContext(diary: diary)
+            let context = DiaryContext(diary: diary, environment: environment)
             contexts[root.path] = context
             return (context, rel)
         } catch {
@@ -202,12 +202,11 @@ public final class LanguageServer {
     private func save(_ doc: Document) {
         guard let (context, rel) = doc.place else { return }
         defer {
-            context.invalidate()
             for other in documents.values where other.place?.context === context { other.forget() }
             publish(doc)
         }
-        let config = (try? String(contentsOf: context.diary.configFile, encoding: .utf8)).flatMap { try? DiaryConfig.parse($0, path: "daybook.yml") }
-        guard config?.lspCommitOnSave ?? context.diary.config.lspCommitOnSave else { return }
+        // LiveDiary reads daybook.yml again when it changed, so the setting holds from the next save.
+        guard context.diary.config.lspCommitOnSave else { return }
         do {
             let (entry, commit) = try context.diary.commitEdit(of: rel)
             if let commit { log("daybook lsp: committed \(commit.prefix(7)) edit: \(entry.title)") }

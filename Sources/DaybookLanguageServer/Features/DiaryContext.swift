@@ -3,12 +3,24 @@ import DaybookCore
 import Foundation
 
 final class DiaryContext {
-    let diary: Diary
+    /// The library's long-running diary: settings read again when daybook.yml or a template
+    /// changes, the entries' snapshot kept while inotify says nothing under entries/ changed.
+    let live: LiveDiary
+    private var lastGood: Diary
     private var book = Codebook()
     private var bookStamp: Date??
-    private var index: DiaryIndex?
 
-    init(diary: Diary) { self.diary = diary }
+    init(diary: Diary, environment: [String: String]) {
+        live = LiveDiary(diary, environment: environment)
+        lastGood = diary
+    }
+
+    /// The diary with its settings as they are now; while daybook.yml does not read (being
+    /// edited), the last settings that did.
+    var diary: Diary {
+        if let d = try? live.diary() { lastGood = d }
+        return lastGood
+    }
 
     /// The codebook as the file is now (read again when it changed); empty when it does not
     /// parse (`check` reports that on its own line).
@@ -21,17 +33,11 @@ final class DiaryContext {
         return book
     }
 
-    /// What the diary's entries hold (tags, codes and keys with their counts, titles), read
-    /// through the cache once and again after the server committed a change.
+    /// What the diary's entries hold (tags, codes and keys with their counts, titles), worked
+    /// out once per snapshot of the entries (LiveDiary keeps it until an entry changes).
     var entries: DiaryIndex {
-        if let index { return index }
-        let built = DiaryIndex(diary)
-        index = built
-        return built
+        (try? live.derived("lsp.index") { DiaryIndex($0) }) ?? DiaryIndex(diary.scanEntries())
     }
-
-    /// The entries changed (a save): the next question reads them again.
-    func invalidate() { index = nil }
 
     /// The line (0-based) of a code's key in codebook.yml, nil when the file has none.
     func codebookLine(of code: String) -> Int? {
@@ -63,8 +69,7 @@ struct DiaryIndex {
     var keys: [String: Int] = [:]
     var entries: [EntryName] = []
 
-    init(_ diary: Diary) {
-        let snapshot = diary.scanEntries()
+    init(_ snapshot: EntrySnapshot) {
         var tagCounts: [String: Int] = [:]
         for k in 0..<snapshot.count {
             let e = snapshot.entry(k, parts: [.title, .tags, .fields, .codings])
