@@ -210,6 +210,18 @@ async def test_strict_codebook_makes_an_unknown_code_an_error(diary):
     d = by_message(diags, "`frustraton` is not in the codebook (strict)")
     assert d.severity == types.DiagnosticSeverity.Error and d.range == rng(3, 2, 3, 14)
     assert "frustration" in d.message
+    related = d.related_information
+    assert related and related[0].location.uri == uri(diary.path / "codebook.yml")
+    assert related[0].location.range.start.line == 5 and "frustration" in related[0].message
+    # "Code as…" a new code is refused under a strict codebook: an error, no edit, no new code.
+    col = BODY.index("login failed")
+    book = (diary.path / "codebook.yml").read_text()
+    with pytest.raises(JsonRpcException) as e:
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command="daybook.codeAs", arguments=[uri(p), {"start": {"line": 5, "character": col},
+                                                          "end": {"line": 5, "character": col + 12}}, "boredom"]))
+    assert "boredom" in str(e.value)
+    assert (diary.path / "codebook.yml").read_text() == book and not p.exists()
     await client.shutdown_session()
     await client.stop()
 
@@ -296,6 +308,9 @@ async def test_code_as_on_a_selection_writes_the_coding_into_the_front_matter(ls
     colors = await lsp.text_document_document_color_async(types.DocumentColorParams(
         text_document=types.TextDocumentIdentifier(uri=uri(p))))
     assert colors[0].range == rng(b, col, b, col + 12) and round(colors[0].color.red * 255) == 0xd1
+    highlights = await lsp.text_document_document_highlight_async(types.DocumentHighlightParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(p)), position=pos(b, col + 2)))
+    assert [h.range for h in highlights] == [rng(b, col, b, col + 12)]
     hover = await lsp.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri(p)), position=pos(b, col + 2)))
     assert "Annoyance at a tool" in hover.contents.value
@@ -318,6 +333,28 @@ async def test_code_as_on_a_selection_writes_the_coding_into_the_front_matter(ls
     assert d.commits() == before + 1
     assert d.git("log", "-1", "--format=%s").strip() == "edit: Night shift"
     assert d.git("status", "--porcelain").strip() == ""
+
+
+@pytest.mark.asyncio
+async def test_add_tag_from_a_selected_word_and_hover_on_a_tag(lsp):
+    d = lsp.diary
+    d.ok("new", "Night shift", "-m", BODY, "-t", "fieldwork", env={"DAYBOOK_DIR": str(d.path)})
+    p = d.entries()[0]
+    text = p.read_text()
+    await open_entry(lsp, p, text)
+    lines = text.split("\n")
+    b = lines.index(BODY.rstrip("\n"))
+    col = lines[b].index("nurse")
+    actions = await lsp.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(p)), range=rng(b, col, b, col + 5),
+        context=types.CodeActionContext(diagnostics=[])))
+    add = next(a for a in actions if a.title == "Add tag nurse")
+    new = apply(text, add.edit.changes[uri(p)])
+    assert new == text.replace("tags: [fieldwork]", "tags: [fieldwork, nurse]")
+    t = lines.index("tags: [fieldwork]")
+    hover = await lsp.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri(p)), position=pos(t, 10)))
+    assert "#fieldwork" in hover.contents.value and "1 entry" in hover.contents.value
 
 
 @pytest.mark.asyncio
