@@ -50,10 +50,11 @@ let package = Package(
             ],
             resources: [.copy("Assets")]
         ),
+        .target(name: "DaybookLanguageServer", dependencies: ["DaybookCore"]),
         .executableTarget(
             name: "daybook",
             dependencies: [
-                "DaybookCore", "DaybookServer",
+                "DaybookCore", "DaybookServer", "DaybookLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -116,7 +116,8 @@ final class CodeCommandTests: CLITestCase {
         try text.write(to: p, atomically: true, encoding: .utf8)
         let r = try run(["code", "check"])
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.out.contains("Night.md:5: warning: orphaned coding `frustration`") || r.out.contains(":5: warning: orphaned coding `frustration`"), r.out)
+        // On the coding's `quote:` line, the one to fix.
+        XCTAssertTrue(r.out.contains(":6: warning: orphaned coding `frustration`"), r.out)
         XCTAssertTrue(r.out.contains(":10: warning: duplicate coding `trust`"), r.out)
         XCTAssertEqual(try run(["check"]).status, 1)
         try ok("code", "rm", "last", "trust")

@@ -27,13 +27,16 @@ public struct CodeRemoval {
         }
     }
 
+    /// Removes the codings' lines from an entry's text (an editor's buffer); nothing else changes.
+    public func apply(to text: inout EntryText) {
+        var lines = CodingLines(text)
+        lines.update { c in codings.contains(c) ? nil : c }
+        text = lines.text
+    }
+
     /// Removes the codings' lines from the entry file in `change`.
     public func write(entry rel: String, in change: Change) throws {
-        try change.editEntry(rel) { text, _ in
-            var lines = CodingLines(text)
-            lines.update { c in codings.contains(c) ? nil : c }
-            text = lines.text
-        }
+        try change.editEntry(rel) { text, _ in apply(to: &text) }
     }
 
     /// `frustration on TITLE`, with the number of codings when more than one goes.

@@ -128,6 +128,15 @@ public struct Codebook: Equatable, Sendable {
         return found
     }
 
+    /// The code's colour, else the nearest category's, so a category colours its whole branch
+    /// (the HTML export, the web app and the language server all show it so).
+    public func color(of name: String) -> String? {
+        for step in (path(of: name) ?? [name]).reversed() {
+            if let c = code(step)?.color { return c }
+        }
+        return nil
+    }
+
     /// The code and every code below it (just the code itself when it is not in the codebook).
     public func descendants(of name: String) -> Set<String> {
         var out: Set<String> = [name]

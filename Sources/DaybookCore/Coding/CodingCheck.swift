@@ -12,37 +12,58 @@ public struct CodingCheck: DiaryCheck {
         do { book = try Codebook.load(diary) } catch let e as DaybookError { out.append(Diagnostic(e, severity: .error)) }
         for e in entries where !e.codings.isEmpty {
             let path = diary.displayPath(e.path)
-            var unplaced = FileManager.default.contents(atPath: diary.url(e.path).path)
+            let text = FileManager.default.contents(atPath: diary.url(e.path).path)
                 .flatMap { String(validatingUTF8Data: $0) }
                 .flatMap { try? EntryText($0, path: path) }
-                .map { CodingLines($0).located } ?? []
-            var seen: [Coding] = []
             // The body is read only for an orphaned quote, to say how often it does occur.
-            var body: String?
-            for (k, c) in e.codings.enumerated() {
-                // The n-th front-matter coding equal to this one sits on the n-th such line.
-                var at = SourceLocation(path: path)
-                if c.source == .frontMatter, let i = unplaced.firstIndex(where: { $0.coding == c }) {
-                    at.line = unplaced[i].line
-                    unplaced.remove(at: i)
-                } else if case .ink = c.source {
-                    at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
-                }
-                let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
-                if let q = c.quote, e.anchor(k) == nil {
-                    if body == nil { body = e.body.isEmpty ? diary.readBody(e.path) ?? "" : e.body }
-                    let n = QuoteAnchor.count(of: q, in: body ?? "")
-                    let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
-                    out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: at))
-                }
-                if diary.config.strictCodebook, !book.contains(c.code) {
-                    let close = book.closeNames(to: c.code)
-                    out.append(Diagnostic(.error, "the code `\(c.code)` is not in the codebook (strict)" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at))
-                }
-                let same = seen.contains { $0.code == c.code && $0.quote == c.quote && ($0.occurrence ?? 1) == (c.occurrence ?? 1) && $0.coder == c.coder }
-                if same { out.append(Diagnostic(.warning, "duplicate coding \(what)\(c.coder.map { " by \($0)" } ?? "")", at: at)) }
-                seen.append(c)
+            out += CodingCheck.problems(of: e, text: text, codebook: book, diary: diary) {
+                e.body.isEmpty ? diary.readBody(e.path) ?? "" : e.body
             }
+        }
+        return out
+    }
+
+    /// The problems of one entry's codings. `text` is the entry's text (its codings' lines give
+    /// the places), `body` gives the body when a quote has to be counted. With `undefinedCodes`,
+    /// a code missing from a codebook that is not strict is a warning too (an editor shows it
+    /// while typing; `check` stays quiet about inductive codes).
+    public static func problems(of e: Entry, text: EntryText?, codebook book: Codebook, diary: Diary,
+                                undefinedCodes: Bool = false, body readBody: () -> String) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let path = diary.displayPath(e.path)
+        var unplaced = text.map { CodingLines($0).located } ?? []
+        var seen: [Coding] = []
+        var body: String?
+        for (k, c) in e.codings.enumerated() {
+            // The n-th front-matter coding equal to this one sits on the n-th such line.
+            var at = SourceLocation(path: path)
+            var quoteAt: SourceLocation?
+            if c.source == .frontMatter, let i = unplaced.firstIndex(where: { $0.coding == c }) {
+                at.line = unplaced[i].line
+                quoteAt = unplaced[i].quoteLine.map { SourceLocation(path: path, line: $0) }
+                unplaced.remove(at: i)
+            } else if case .ink = c.source {
+                at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
+            }
+            let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
+            if let q = c.quote, e.anchor(k) == nil {
+                if body == nil { body = readBody() }
+                let n = QuoteAnchor.count(of: q, in: body ?? "")
+                let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
+                out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: quoteAt ?? at))
+            }
+            if (diary.config.strictCodebook || undefinedCodes), !book.contains(c.code) {
+                let close = book.closeNames(to: c.code)
+                var d = diary.config.strictCodebook
+                    ? Diagnostic(.error, "the code `\(c.code)` is not in the codebook (strict)" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at)
+                    : Diagnostic(.warning, "the code `\(c.code)` is not in the codebook yet" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at)
+                d.undefinedCode = c.code
+                d.closeNames = close
+                out.append(d)
+            }
+            let same = seen.contains { $0.code == c.code && $0.quote == c.quote && ($0.occurrence ?? 1) == (c.occurrence ?? 1) && $0.coder == c.coder }
+            if same { out.append(Diagnostic(.warning, "duplicate coding \(what)\(c.coder.map { " by \($0)" } ?? "")", at: at)) }
+            seen.append(c)
         }
         return out
     }

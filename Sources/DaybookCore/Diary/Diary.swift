@@ -236,6 +236,21 @@ public final class Diary {
         let inkRel = StrokeFile.path(ofEntry: rel)
         let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
         var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        addInk(inkBytes, to: &outcome, inkPath: inkRel)
+        return outcome
+    }
+
+    /// Reads an entry from its text (an editor's unsaved buffer) as `readEntry` reads its file:
+    /// with the highlighter codings of its stroke file and the places of its codings.
+    public func readEntry(_ rel: String, text: EntryText) -> EntryParser.Outcome {
+        let inkRel = StrokeFile.path(ofEntry: rel)
+        let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
+        var outcome = parser.parse(text, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        addInk(inkBytes, to: &outcome, inkPath: inkRel)
+        return outcome
+    }
+
+    private func addInk(_ inkBytes: [UInt8]?, to outcome: inout EntryParser.Outcome, inkPath inkRel: String) {
         // Highlighter codes are codings of the entry; a broken stroke file costs them, not the entry.
         if let inkBytes, outcome.entry != nil {
             let ink = StrokeFileParser(path: displayPath(inkRel), skipPoints: true).parse(bytes: inkBytes)
@@ -247,6 +262,5 @@ public final class Diary {
         if let e = outcome.entry, !e.codings.isEmpty {
             outcome.entry?.anchors = e.codings.map { QuoteAnchor.locate($0, in: e.body) }
         }
-        return outcome
     }
 }

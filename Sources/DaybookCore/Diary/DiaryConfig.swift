@@ -53,12 +53,14 @@ public struct DiaryConfig: Equatable, Sendable {
     public var goal: WritingGoal = .daily
     public var coder: String?
     public var strictCodebook = false
+    /// `lsp: {commit_on_save: false}` keeps the language server from committing on save.
+    public var lspCommitOnSave = true
 
     public init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
-    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook"]
+    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp"]
 
     /// Parses the text of daybook.yml; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws -> DiaryConfig {
@@ -118,6 +120,12 @@ public struct DiaryConfig: Equatable, Sendable {
                 for (_, v) in m {
                     guard let b = v.bool else { throw fail(v, "codebook.strict must be true or false") }
                     config.strictCodebook = b
+                }
+            case "lsp":
+                let m = try submap(value, key, allowed: ["commit_on_save"])
+                for (_, v) in m {
+                    guard let b = v.bool else { throw fail(v, "lsp.commit_on_save must be true or false") }
+                    config.lspCommitOnSave = b
                 }
             default:
                 let close = knownKeys.min { editDistance($0, key) < editDistance($1, key) } ?? ""

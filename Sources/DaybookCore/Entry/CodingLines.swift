@@ -21,11 +21,19 @@ public struct CodingLines {
     /// The front-matter codings as written.
     public var codings: [Coding] { parsed.chunks.map(\.coding) }
 
-    /// The front-matter codings with the file line (1-based) each starts on.
-    public var located: [(coding: Coding, line: Int)] {
+    /// The front-matter codings with the file line (1-based) each starts on, and the line of its
+    /// `quote:` (where an orphaned quote is shown; nil for a flow list or no quote).
+    public var located: [(coding: Coding, line: Int, quoteLine: Int?)] {
         let keyLine = (text.span(of: "codes")?.lowerBound ?? 0) + 1
-        let (_, _, chunks, isBlock) = parsed
-        return chunks.map { ($0.coding, isBlock ? keyLine + $0.lines.lowerBound : keyLine) }
+        let (lines, _, chunks, isBlock) = parsed
+        return chunks.map { chunk in
+            guard isBlock else { return (chunk.coding, keyLine, nil) }
+            let quote = chunk.lines.first { i in
+                let t = lines[i].drop { $0 == " " || $0 == "-" }
+                return t.hasPrefix("quote:")
+            }
+            return (chunk.coding, keyLine + chunk.lines.lowerBound, quote.map { keyLine + $0 })
+        }
     }
 
     /// Appends a coding.

@@ -27,10 +27,7 @@ extension ExportContext {
 
     /// The code's colour, else the nearest category's, so a category colours its whole branch.
     public func codeColor(_ code: String) -> String {
-        for name in (book.path(of: code) ?? [code]).reversed() {
-            if let c = HTMLText.color(book.code(name)?.color) { return c }
-        }
-        return ExportContext.defaultCodeColor
+        HTMLText.color(book.color(of: code)) ?? ExportContext.defaultCodeColor
     }
 
     public func codeDescription(_ code: String) -> String? { book.code(code)?.description }

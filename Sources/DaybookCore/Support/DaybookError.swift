@@ -69,6 +69,11 @@ public struct Diagnostic: Equatable, Sendable, CustomStringConvertible {
     public var severity: Severity
     public var message: String
     public var location: SourceLocation?
+    /// The code this is about when it is missing from the codebook, so that a face can offer to
+    /// define it (the language server's quick fix).
+    public var undefinedCode: String?
+    /// Codebook names close to `undefinedCode`, best first.
+    public var closeNames: [String] = []
 
     public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil) {
         self.severity = severity

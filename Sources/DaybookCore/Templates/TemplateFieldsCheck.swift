@@ -2,6 +2,8 @@
 import Foundation
 
 struct TemplateFieldsCheck: DiaryCheck {
+    init() {}
+
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
         let library = TemplateLibrary(diary: diary)
         var problems: [Diagnostic] = []
@@ -24,10 +26,11 @@ struct TemplateFieldsCheck: DiaryCheck {
     }
 
     /// Each field of the template that the entry's value does not fit, at the line of its key
-    /// (a missing required field at the front matter's first line).
-    func problems(of entry: Entry, against template: Template, diary: Diary) -> [Diagnostic] {
+    /// (a missing required field at the front matter's first line); `text` is the entry's text
+    /// when the caller has it (else the file is read).
+    func problems(of entry: Entry, against template: Template, diary: Diary, text: EntryText? = nil) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        var lines: EntryText?
+        var lines = text
         for field in template.fields {
             let value = entry.field(field.name)
             guard let reason = field.reason(rejecting: value) else { continue }

@@ -27,15 +27,7 @@ struct CodeDefine: ParsableCommand {
         let parent = try self.parent.map(CodeCommand.name)
         let global = try self.global
         let diary = try global.openDiary()
-        var book = try Codebook.load(diary)
-        let existed = book.contains(code)
-        guard try book.define(code, parent: parent, description: description, color: color) else {
-            throw DaybookError.nothing("daybook: nothing to change: the codebook has `\(code)` like this already")
-        }
-        let change = try Change(diary)
-        try change.write(book)
-        let place = book.path(of: code).map { $0.count > 1 ? " (under \($0.dropLast().joined(separator: " › ")))" : "" } ?? ""
-        try change.commit("code define: \(code)\(place)")
+        let (existed, place) = try diary.defineCode(code, parent: parent, description: description, color: color)
         global.confirm("daybook: \(existed ? "changed" : "defined") \(code)\(place) in \(diary.displayPath(Codebook.fileName))")
     }
 }

@@ -1,0 +1,38 @@
+// `check` for one entry: the problems of its text, read from the file or from an editor's unsaved buffer.
+import Foundation
+
+/// What `daybook check` reports about one entry, from its text: the front matter (YAML, `date`,
+/// mood, tags, codings), the fields its template declares, and its codings against the body and
+/// the codebook. The language server runs it on every change of a buffer.
+public struct EntryCheck {
+    /// The entry, when its text parses.
+    public var entry: Entry?
+    public var problems: [Diagnostic]
+
+    /// Checks `source` as the text of the entry at `rel` (relative to the diary). With
+    /// `undefinedCodes`, codes missing from a codebook that is not strict are warnings too.
+    public init(_ source: String, rel: String, diary: Diary, codebook: Codebook, undefinedCodes: Bool = true) {
+        let display = diary.displayPath(rel)
+        let text: EntryText
+        do { text = try EntryText(source, path: display) } catch {
+            entry = nil
+            problems = [EntryCheck.diagnostic(error, path: display)]
+            return
+        }
+        let outcome = diary.readEntry(rel, text: text)
+        problems = outcome.problems.map { Diagnostic($0, severity: .error) }
+        entry = outcome.entry
+        guard let entry = outcome.entry else { return }
+        if let name = entry.template, Template.isValidName(name),
+           let template = try? TemplateLibrary(diary: diary).template(named: name), !template.fields.isEmpty {
+            problems += TemplateFieldsCheck().problems(of: entry, against: template, diary: diary, text: text)
+        }
+        problems += CodingCheck.problems(of: entry, text: text, codebook: codebook, diary: diary,
+                                         undefinedCodes: undefinedCodes) { entry.body }
+    }
+
+    static func diagnostic(_ error: Error, path: String) -> Diagnostic {
+        if let e = error as? DaybookError { return Diagnostic(e, severity: .error) }
+        return Diagnostic(.error, "\(error)", at: SourceLocation(path: path))
+    }
+}

@@ -1,0 +1,35 @@
+// `check`'s problems of one entry as LSP diagnostics, each at its range in the editor's text.
+import DaybookCore
+import Foundation
+
+enum Diagnostics {
+    static func of(_ doc: Document) -> [LSPDiagnostic] {
+        guard let a = doc.analysis, let (context, _) = doc.place else { return [] }
+        return a.check.problems.map { lsp($0, lines: a.lines, context: context) }
+    }
+
+    /// The range of a problem: from its column (or the line's first non-blank character) to the
+    /// end of the line's content. Without a line, the first line (the `---` that opens the entry).
+    static func lsp(_ d: DaybookCore.Diagnostic, lines: TextLines, context: DiaryContext) -> LSPDiagnostic {
+        let line = max(1, d.location?.line ?? 1)
+        var range: LSPRange
+        if let column = d.location?.column, column > 1 {
+            let start = lines.position(line: line, scalarColumn: column)
+            range = lines.contentRange(line: line - 1, from: lines.index(of: start))
+        } else {
+            range = lines.contentRange(line: line - 1)
+        }
+        if range.start.line >= lines.count { range = lines.contentRange(line: lines.count - 1) }
+        var out = LSPDiagnostic(range: range, severity: d.severity == .error ? 1 : 2, message: d.message)
+        if let code = d.undefinedCode {
+            out.data = .object([("undefinedCode", .string(code))])
+            let related = d.closeNames.compactMap { name -> LSPDiagnostic.Related? in
+                guard let n = context.codebookLine(of: name) else { return nil }
+                let at = LSPRange(start: Position(line: n, character: 0), end: Position(line: n, character: 0))
+                return .init(location: Location(uri: context.codebookURI, range: at), message: "close: \(name)")
+            }
+            if !related.isEmpty { out.relatedInformation = related }
+        }
+        return out
+    }
+}

@@ -1,0 +1,299 @@
+// `daybook lsp`: the Language Server Protocol (3.17) over stdio, every answer from the library.
+import DaybookCore
+import Foundation
+
+/// Reads framed JSON-RPC messages, answers each, and ends when the client says `exit` or goes
+/// away. One message at a time: the library's Diary is not made for concurrent use, and a
+/// keystroke's check takes milliseconds.
+public final class LanguageServer {
+    private let reader: FrameReader
+    private let writer: FrameWriter
+    private let environment: [String: String]
+    private let decoder = JSONDecoder()
+    private let encoder = JSONEncoder()
+
+    private var initialized = false
+    private var shuttingDown = false
+    private var exitRequested = false
+    private var documents: [String: Document] = [:]
+    private var contexts: [String: DiaryContext] = [:]
+    private var nextRequest = 1
+
+    public init(input: Int32 = 0, output: Int32 = 1, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        reader = FrameReader(fd: input)
+        writer = FrameWriter(fd: output)
+        self.environment = environment
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+    }
+
+    /// Serves until `exit` (status 0 after `shutdown`, else 1, as LSP says), the end of the input
+    /// or a stream that cannot be read on (status 1).
+    public func run() -> Int32 {
+        // A client that closes its end mid-write must not kill the server with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        UntilExit.isEnabled = false
+        while writer.isOpen {
+            switch reader.next() {
+            case .end:
+                return shuttingDown ? 0 : 1
+            case let .malformed(why):
+                log("daybook lsp: a malformed message (\(why)); stopping")
+                send(Response<NoResult>(id: nil, error: .parse("malformed message: \(why)")))
+                return 1
+            case let .message(data):
+                handle(data)
+                if exitRequested { return shuttingDown ? 0 : 1 }
+            }
+        }
+        return 1
+    }
+
+    // MARK: Dispatch
+
+    private func handle(_ data: Data) {
+        let head: IncomingHead
+        do { head = try decoder.decode(IncomingHead.self, from: data) } catch {
+            send(Response<NoResult>(id: nil, error: .parse("the message is not JSON-RPC: \(Self.short(error))")))
+            return
+        }
+        guard let method = head.method else {
+            // A response to a request of ours (workspace/applyEdit): nothing waits for it.
+            if head.id != nil, head.result != nil || head.error != nil { return }
+            send(Response<NoResult>(id: head.id, error: .invalidRequest("a message needs a `method`")))
+            return
+        }
+        guard let id = head.id else {
+            notification(method, data)
+            return
+        }
+        do {
+            if !initialized && method != "initialize" { throw ResponseError.serverNotInitialized() }
+            if shuttingDown { throw ResponseError.invalidRequestAfterShutdown() }
+            let result = try request(method, data)
+            send(Response(id: id, result: AnyEncodable(result)))
+        } catch let e as ResponseError {
+            send(Response<NoResult>(id: id, error: e))
+        } catch let e as DaybookError {
+            send(Response<NoResult>(id: id, error: .requestFailed(e.description)))
+        } catch {
+            send(Response<NoResult>(id: id, error: .requestFailed("\(error)")))
+        }
+    }
+
+    private func request(_ method: String, _ data: Data) throws -> any Encodable {
+        switch method {
+        case "initialize":
+            initialized = true
+            return Capabilities.initializeResult
+        case "shutdown":
+            shuttingDown = true
+            return NoResult()
+        case "textDocument/completion":
+            let p = try params(TextDocumentPositionParams.self, data)
+            return CompletionList(items: document(p.textDocument).map { Completion.items($0, at: p.position) } ?? [])
+        case "textDocument/codeAction":
+            let p = try params(CodeActionParams.self, data)
+            return document(p.textDocument).map { CodeActions.actions($0, params: p) } ?? []
+        case "workspace/executeCommand":
+            let p = try params(ExecuteCommandParams.self, data)
+            return try execute(p)
+        case "textDocument/hover":
+            let p = try params(TextDocumentPositionParams.self, data)
+            return AnyEncodable(document(p.textDocument).flatMap { HoverInfo.hover($0, at: p.position) })
+        case "textDocument/definition":
+            let p = try params(TextDocumentPositionParams.self, data)
+            return AnyEncodable(document(p.textDocument).flatMap { Navigation.definition($0, at: p.position) })
+        case "workspace/symbol":
+            let p = try params(WorkspaceSymbolParams.self, data)
+            return Navigation.symbols(matching: p.query, in: Array(contexts.values))
+        case "textDocument/inlayHint":
+            let p = try params(TextDocumentRangeParams.self, data)
+            return document(p.textDocument).map { CodedSegments.inlayHints($0, in: p.range) } ?? []
+        case "textDocument/documentHighlight":
+            let p = try params(TextDocumentPositionParams.self, data)
+            return document(p.textDocument).map { CodedSegments.highlights($0, at: p.position) } ?? []
+        case "textDocument/documentColor":
+            let p = try params(TextDocumentParams.self, data)
+            return document(p.textDocument).map { CodedSegments.colors($0) } ?? []
+        case "textDocument/colorPresentation":
+            let p = try params(ColorPresentationParams.self, data)
+            return [ColorPresentation(label: CodedSegments.hex(p.color))]
+        default:
+            throw ResponseError.methodNotFound(method)
+        }
+    }
+
+    private func notification(_ method: String, _ data: Data) {
+        if method == "exit" { exitRequested = true; return }
+        guard initialized, !shuttingDown else { return }
+        // A notification has no answer: params that do not decode are dropped with a log line.
+        do {
+            switch method {
+            case "textDocument/didOpen":
+                let p = try params(DidOpenParams.self, data).textDocument
+                let doc = Document(uri: p.uri, version: p.version, text: p.text, place: place(of: p.uri))
+                documents[p.uri] = doc
+                if doc.place == nil, let path = Document.path(ofURI: p.uri), path.hasSuffix(".md") {
+                    log("daybook lsp: \(path) is not an entry of a diary; nothing to check")
+                }
+                publish(doc)
+            case "textDocument/didChange":
+                let p = try params(DidChangeParams.self, data)
+                guard let doc = documents[p.textDocument.uri] else { return }
+                for change in p.contentChanges { doc.apply(change) }
+                doc.version = p.textDocument.version
+                // Keystrokes that came in together are checked once, after the last.
+                if !reader.hasWholeFrame { publish(doc) }
+            case "textDocument/didSave":
+                let p = try params(DidSaveParams.self, data)
+                guard let doc = documents[p.textDocument.uri] else { return }
+                save(doc)
+            case "textDocument/didClose":
+                let p = try params(DidCloseParams.self, data)
+                if let doc = documents.removeValue(forKey: p.textDocument.uri) {
+                    send(OutgoingNotification(method: "textDocument/publishDiagnostics", params: PublishDiagnosticsParams(uri: doc.uri, diagnostics: [])))
+                }
+            default:
+                break // `initialized`, `$/cancelRequest`, `$/setTrace`, settings: nothing to do
+            }
+        } catch {
+            log("daybook lsp: \(method): \(Self.short(error))")
+        }
+    }
+
+    // MARK: Documents and diaries
+
+    private func document(_ id: TextDocumentIdentifier) -> Document? { documents[id.uri] }
+
+    /// The diary an entry file belongs to, found from the file's own folder as SPEC §2 finds it
+    /// from the working folder (without `--diary` or `DAYBOOK_DIR`: the file says where it is).
+    private func place(of uri: String) -> (DiaryContext, String)? {
+        guard let path = Document.path(ofURI: uri) else { return nil }
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        var dir = file.deletingLastPathComponent()
+        while !Diary.exists(at: dir) {
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { return nil }
+            dir = parent
+        }
+        let root = dir.resolvingSymlinksInPath()
+        guard file.path.hasPrefix(root.path + "/") else { return nil }
+        let rel = String(file.path.dropFirst(root.path.count + 1))
+        guard Diary.isEntryPath(rel) else { return nil }
+        if let context = contexts[root.path] { return (context, rel) }
+        do {
+            let diary = try Diary.open(root, environment: environment, workingDirectory: root)
+            let context = DiaryContext(diary: diary, environment: environment)
+            contexts[root.path] = context
+            return (context, rel)
+        } catch {
+            showMessage("daybook: \(Self.short(error))", type: 1)
+            return nil
+        }
+    }
+
+    private func publish(_ doc: Document) {
+        guard doc.place != nil else { return }
+        send(OutgoingNotification(method: "textDocument/publishDiagnostics",
+                                  params: PublishDiagnosticsParams(uri: doc.uri, version: doc.version, diagnostics: Diagnostics.of(doc))))
+    }
+
+    /// Commits a saved entry as `daybook edit` does, unless daybook.yml says not to.
+    private func save(_ doc: Document) {
+        guard let (context, rel) = doc.place else { return }
+        defer {
+            for other in documents.values where other.place?.context === context { other.forget() }
+            publish(doc)
+        }
+        // LiveDiary reads daybook.yml again when it changed, so the setting holds from the next save.
+        guard context.diary.config.lspCommitOnSave else { return }
+        do {
+            let (entry, commit) = try context.diary.commitEdit(of: rel)
+            if let commit { log("daybook lsp: committed \(commit.prefix(7)) edit: \(entry.title)") }
+        } catch {
+            showMessage("daybook: not committed: \(Self.short(error))", type: 2)
+        }
+    }
+
+    // MARK: Commands
+
+    private func execute(_ p: ExecuteCommandParams) throws -> any Encodable {
+        let args = p.arguments ?? []
+        switch p.command {
+        case Capabilities.codeAs:
+            // [uri, range, code]: the "Code as…" of an editor that asks for the code itself.
+            guard args.count >= 3, case let .string(uri) = args[0], case let .string(code) = args[2],
+                  let range = try? JSONDecoder().decode(LSPRange.self, from: JSONEncoder().encode(args[1])) else {
+                throw ResponseError.invalidParams("daybook.codeAs takes [uri, range, code]")
+            }
+            guard let doc = documents[uri] else { throw ResponseError.invalidParams("\(uri) is not open") }
+            let coding = try CodeActions.codeAs(code, doc: doc, range: range)
+            applyEdit(coding.edit, label: "Code as \(code)")
+            if coding.addsCode { try define(code, in: doc) }
+            return NoResult()
+        case Capabilities.defineCode:
+            guard args.count >= 2, case let .string(uri) = args[0], case let .string(code) = args[1] else {
+                throw ResponseError.invalidParams("daybook.defineCode takes [uri, code]")
+            }
+            guard let doc = documents[uri] else { throw ResponseError.invalidParams("\(uri) is not open") }
+            try define(code, in: doc)
+            return NoResult()
+        default:
+            throw ResponseError.invalidParams("no command \(p.command)")
+        }
+    }
+
+    /// Defines a code as `daybook code define` does (one commit), then checks the open entries again.
+    private func define(_ code: String, in doc: Document) throws {
+        guard let (context, _) = doc.place else { throw ResponseError.invalidParams("not an entry of a diary") }
+        do { try context.diary.defineCode(try CodeApplication.codeName(code)) } catch let e as DaybookError where e.kind == .nothing {}
+        for other in documents.values where other.place?.context === context {
+            other.forget()
+            publish(other)
+        }
+    }
+
+    private func applyEdit(_ edit: WorkspaceEdit, label: String) {
+        send(OutgoingRequest(id: .int(nextRequest), method: "workspace/applyEdit", params: ApplyWorkspaceEditParams(label: label, edit: edit)))
+        nextRequest += 1
+    }
+
+    // MARK: Output
+
+    private func params<P: Decodable>(_ type: P.Type, _ data: Data) throws -> P {
+        do { return try decoder.decode(IncomingParams<P>.self, from: data).params } catch {
+            throw ResponseError.invalidParams("params: \(Self.short(error))")
+        }
+    }
+
+    private func send<M: Encodable>(_ message: M) {
+        guard let data = try? encoder.encode(message) else { return }
+        writer.write(data)
+    }
+
+    private func showMessage(_ text: String, type: Int) {
+        send(OutgoingNotification(method: "window/showMessage", params: JSONValue.object([("type", .int(type)), ("message", .string(text))])))
+    }
+
+    private func log(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func short(_ error: Error) -> String {
+        let s = (error as? DaybookError)?.description ?? "\(error)"
+        return s.count > 300 ? String(s.prefix(300)) + "…" : s
+    }
+}
+
+/// Any answer, encoded as itself (`null` for nil).
+struct AnyEncodable: Encodable {
+    let value: (any Encodable)?
+    init(_ value: (any Encodable)?) { self.value = value }
+
+    func encode(to encoder: Encoder) throws {
+        if let value { try value.encode(to: encoder) } else {
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        }
+    }
+}
