@@ -33,10 +33,11 @@ final class DiaryContext {
         return book
     }
 
-    /// What the diary's entries hold (tags, codes and keys with their counts, titles), worked
-    /// out once per snapshot of the entries (LiveDiary keeps it until an entry changes).
+    /// What the diary's entries hold (tags, codes and keys with their counts): counted once, then
+    /// adjusted by LiveDiary entry by entry as files change, so a completion after a save decodes
+    /// the saved entry, not the diary. Titles (for workspace symbols) are read when asked for.
     var entries: DiaryIndex {
-        (try? live.derived("lsp.index") { DiaryIndex($0) }) ?? DiaryIndex(diary.scanEntries())
+        DiaryIndex(live: live) ?? DiaryIndex(snapshot: diary.scanEntries())
     }
 
     /// The line (0-based) of a code's key in codebook.yml, nil when the file has none.
@@ -67,24 +68,44 @@ struct DiaryIndex {
     var codes: [String: (codings: Int, entries: Int)] = [:]
     /// Front-matter keys other than the known ones, with their number of entries.
     var keys: [String: Int] = [:]
-    var entries: [EntryName] = []
+    /// The entries' names, newest last; read when asked for (workspace symbols).
+    let names: () -> [EntryName]
+    var entries: [EntryName] { names() }
 
-    init(_ snapshot: EntrySnapshot) {
+    /// The counts as LiveDiary keeps them; nil when the entries cannot be read.
+    init?(live: LiveDiary) {
+        guard let tagCounts = try? live.counts("lsp.tags", parts: .tags, keys: { $0.tags }),
+              let codings = try? live.counts("lsp.codings", parts: .codings, keys: { $0.codings.map(\.code) }),
+              let coded = try? live.counts("lsp.coded entries", parts: .codings, keys: { Array(Set($0.codings.map(\.code))) }),
+              let keys = try? live.counts("lsp.keys", parts: .fields, keys: { $0.fields.map(\.0) })
+        else { return nil }
+        tags = DiaryIndex.byUse(tagCounts)
+        codes = codings.mapValues { ($0, 0) }
+        for (code, n) in coded { codes[code]?.entries = n }
+        self.keys = keys
+        names = { (try? live.derived("lsp.names", DiaryIndex.names)) ?? [] }
+    }
+
+    /// The same counted from a snapshot at once (where nothing is kept).
+    init(snapshot: EntrySnapshot) {
         var tagCounts: [String: Int] = [:]
         for k in 0..<snapshot.count {
-            let e = snapshot.entry(k, parts: [.title, .tags, .fields, .codings])
+            let e = snapshot.entry(k, parts: [.tags, .fields, .codings])
             for t in e.tags { tagCounts[t, default: 0] += 1 }
-            var seen = Set<String>()
-            for c in e.codings {
-                var n = codes[c.code] ?? (0, 0)
-                n.codings += 1
-                if seen.insert(c.code).inserted { n.entries += 1 }
-                codes[c.code] = n
-            }
+            for c in e.codings { codes[c.code, default: (0, 0)].codings += 1 }
+            for code in Set(e.codings.map(\.code)) { codes[code]?.entries += 1 }
             for (key, _) in e.fields { keys[key, default: 0] += 1 }
-            entries.append(EntryName(id: e.id, title: e.title, path: e.path, date: e.date))
         }
-        tags = tagCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+        tags = DiaryIndex.byUse(tagCounts)
+        names = { DiaryIndex.names(snapshot) }
+    }
+
+    static func byUse(_ counts: [String: Int]) -> [(name: String, entries: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    static func names(_ snapshot: EntrySnapshot) -> [EntryName] {
+        snapshot.entries(0..<snapshot.count, parts: .title).map { EntryName(id: $0.id, title: $0.title, path: $0.path, date: $0.date) }
     }
 
     /// Codes by use, most used first, then the codebook's in its order.
