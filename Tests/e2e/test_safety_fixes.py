@@ -20,3 +20,34 @@ def test_deeply_nested_markdown_is_read(diary, body):
     out = diary.tmp / "site"
     diary.ok("export", "html", "-o", out)
     assert (out / "index.html").exists()
+
+
+def alias_bomb(levels=8, width=10):
+    lines = ["a0: &a0 [x]"]
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    return "\n".join(lines)
+
+
+def write_entry(diary, name, front, body="text\n"):
+    p = diary.path / "entries/2026/11" / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(f"---\n{front}\n---\n{body}")
+    return p
+
+
+def test_yaml_alias_bomb_in_an_entry_is_refused_with_its_line(diary):
+    write_entry(diary, "2026-11-21-1000-bomb.md", "date: 2026-11-21T10:00:00+01:00\n" + alias_bomb())
+    diary.ok("new", "-m", "fine", "Fine")
+    r = diary.run("ls", timeout=20)
+    assert r.rc == 0 and "Fine" in r.out, r
+    assert "2026-11-21-1000-bomb.md:" in r.err and "aliases" in r.err, r
+    r = diary.run("check", timeout=20)
+    assert r.rc == 1 and "aliases" in r.out, r
+
+
+def test_a_few_aliases_still_work(diary):
+    write_entry(diary, "2026-11-21-1000-alias.md",
+                "date: 2026-11-21T10:00:00+01:00\ntitle: Alias\nplace: &p Vienna\nalso: *p")
+    r = diary.ok("ls", "--json")
+    assert r.json()[0]["fields"]["also"] == "Vienna", r
