@@ -51,3 +51,31 @@ def test_a_few_aliases_still_work(diary):
                 "date: 2026-11-21T10:00:00+01:00\ntitle: Alias\nplace: &p Vienna\nalso: *p")
     r = diary.ok("ls", "--json")
     assert r.json()[0]["fields"]["also"] == "Vienna", r
+
+
+@pytest.mark.parametrize("front,line,column,words", [
+    ("codes: [{code: x, quote: {a: b}}]", 3, 26, "`quote` in a coding must be text"),
+    ("codes:\n  - code: x\n    memo: [1, 2]", 5, 11, "`memo` in a coding must be text"),
+    ("tags: true", 3, 7, "a tag must be text"),
+    ("tags: [ok, false]", 3, 12, "a tag must be text"),
+], ids=["quote", "memo", "tags-true", "tag-false"])
+def test_wrong_types_are_positioned_errors(diary, front, line, column, words):
+    write_entry(diary, "2026-11-21-1000-typed.md", "date: 2026-11-21T10:00:00+01:00\n" + front)
+    r = diary.run("check")
+    assert r.rc == 1, r
+    assert f"2026-11-21-1000-typed.md:{line}:{column}: error: {words}" in r.out, r
+
+
+@pytest.mark.parametrize("date", ["0000-01-01T10:00:00+01:00", "2026-11-21T10:00:60+01:00"],
+                         ids=["year-0", "second-60"])
+def test_impossible_dates_are_errors(diary, date):
+    write_entry(diary, "2026-11-21-1000-dated.md", f"date: {date}")
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-dated.md:2:7: error: `date` must be" in r.out, r
+
+
+@pytest.mark.parametrize("char", ["\x01", "\x7f", "\x1b"])
+def test_control_characters_carry_line_and_column(diary, char):
+    write_entry(diary, "2026-11-21-1000-ctl.md", f"date: 2026-11-21T10:00:00+01:00\ntitle: a{char}b")
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-ctl.md:3:9: error: invalid YAML" in r.out, r

@@ -56,8 +56,18 @@ public enum YAML {
             // Yams marks the mapping that holds the repeated keys, not the second key itself.
             let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
             return .input("the key \(keys) appears twice in this mapping", at: at(context.mark))
-        case let .reader(problem, _, _, _):
-            return .input("invalid YAML: \(problem)", at: SourceLocation(path: path))
+        case let .reader(problem, offset, value, yaml):
+            // The reader (control characters, bad encodings) gives an offset in characters, no mark.
+            var msg = "invalid YAML: \(problem)"
+            if value >= 0 { msg += String(format: " (U+%04X)", value) }
+            guard let offset, let end = yaml.index(yaml.startIndex, offsetBy: offset, limitedBy: yaml.endIndex) else {
+                return .input(msg, at: SourceLocation(path: path))
+            }
+            var line = 1, column = 1
+            for u in yaml[..<end].unicodeScalars {
+                if u == "\n" { line += 1; column = 1 } else { column += 1 }
+            }
+            return .input(msg, at: SourceLocation(path: path, line: line + lineOffset, column: column))
         default:
             return .input("invalid YAML: \(error)", at: SourceLocation(path: path))
         }
