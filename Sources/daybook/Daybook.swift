@@ -35,6 +35,7 @@ struct Daybook: ParsableCommand {
     /// Runs the command line; exit 0 success, 1 nothing found, 2 error (SPEC §3).
     static func runMain() {
         Terminal.ignoreSigpipe()
+        Change.notice = Terminal.warning
         do {
             var command = try parseAsRoot(movingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             try command.run()

@@ -79,3 +79,24 @@ def test_control_characters_carry_line_and_column(diary, char):
     write_entry(diary, "2026-11-21-1000-ctl.md", f"date: 2026-11-21T10:00:00+01:00\ntitle: a{char}b")
     r = diary.run("check")
     assert r.rc == 1 and "2026-11-21-1000-ctl.md:3:9: error: invalid YAML" in r.out, r
+
+
+@pytest.mark.parametrize("lock", [".git/index.lock", ".git/refs/heads/main.lock", ".git/HEAD.lock"])
+def test_a_stale_git_lock_is_reported_removed_and_the_next_change_commits(diary, lock):
+    (diary.path / lock).touch()
+    r = diary.run("check")
+    assert r.rc == 1 and lock in r.out and "git lock file" in r.out, r
+    r = diary.run("--diary", diary.path, "new", "-m", "x", "T")
+    assert r.rc == 0, r
+    assert lock in r.err and "removed" in r.err, r
+    assert not (diary.path / lock).exists()
+    assert "T" in diary.git("log", "-1", "--format=%s")
+    assert diary.git("status", "--porcelain") == ""
+
+
+def test_a_lock_a_running_process_holds_is_left_alone(diary):
+    lock = diary.path / ".git/index.lock"
+    with open(lock, "w"):
+        r = diary.run("new", "-m", "x", "T")
+        assert r.rc == 2 and lock.exists(), r
+    diary.ok("new", "-m", "x", "T")

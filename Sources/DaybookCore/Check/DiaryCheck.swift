@@ -16,7 +16,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(),
     ]
 
@@ -70,6 +70,22 @@ struct LeftoverFilesCheck: DiaryCheck {
         return leftovers(diary).compactMap { rel in
             (try? FileManager.default.removeItem(at: diary.url(rel))) != nil ? "removed \(diary.displayPath(rel))" : nil
         }
+    }
+}
+
+/// Git lock files a killed command left: they block every commit until removed.
+struct StaleGitLocksCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        StaleGitLocks.stale(in: diary.root).map {
+            Diagnostic(.error, "a git lock file left by a killed command blocks every commit (check --fix or the next daybook change removes it)",
+                       at: SourceLocation(path: diary.displayPath($0)))
+        }
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        let lock = try DiaryLock(stateFolder: diary.stateFolder)
+        defer { _ = lock }
+        return StaleGitLocks.remove(in: diary.root).map { "removed \(diary.displayPath($0))" }
     }
 }
 

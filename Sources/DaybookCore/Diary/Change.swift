@@ -15,12 +15,19 @@ public final class Change {
     public init(_ diary: Diary, excluding: Set<String> = []) throws {
         self.diary = diary
         lock = try DiaryLock(stateFolder: diary.stateFolder)
+        for rel in StaleGitLocks.remove(in: diary.root) {
+            Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
+        }
         repository = try diary.repository()
         let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
         if !pending.isEmpty {
             outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
         }
     }
+
+    /// Where a change tells what it repaired before its work (stale git locks): the CLI prints
+    /// it on stderr; the library never prints.
+    nonisolated(unsafe) public static var notice: (Diagnostic) -> Void = { _ in }
 
     static func outsideMessage(_ pending: [PendingChange]) -> String {
         let entries = Set(pending.map(\.path).filter(Diary.isEntryPath)).count
