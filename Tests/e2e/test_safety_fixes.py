@@ -100,3 +100,31 @@ def test_a_lock_a_running_process_holds_is_left_alone(diary):
         r = diary.run("new", "-m", "x", "T")
         assert r.rc == 2 and lock.exists(), r
     diary.ok("new", "-m", "x", "T")
+
+
+def test_a_symlinked_month_folder_is_never_written_through(diary):
+    outside = diary.tmp / "outside"
+    outside.mkdir()
+    (diary.path / "entries/2026").mkdir(parents=True)
+    os.symlink(outside, diary.path / "entries/2026/11")
+    r = diary.run("new", "-m", "secret words", "T")
+    assert r.rc == 2 and "entries/2026/11" in r.err and "symbolic link" in r.err, r
+    assert list(outside.iterdir()) == []
+    r = diary.run("check")
+    assert r.rc == 1 and "entries/2026/11: error: a symbolic link" in r.out, r
+
+
+def test_a_symlinked_entry_is_never_read(diary):
+    outside = diary.tmp / "private.md"
+    outside.write_text("---\ndate: 2026-11-21T10:00:00+01:00\ntitle: Private\n---\nsecret words\n")
+    diary.ok("new", "-m", "public words", "Public")
+    os.symlink(outside, diary.path / "entries/2026/11/2026-11-21-1000-private.md")
+    for args in (["ls"], ["grep", "secret"], ["export", "json"], ["export", "markdown"], ["stats", "--json"]):
+        r = diary.run(*args)
+        assert "secret" not in r.out and "Private" not in r.out, (args, r)
+    r = diary.run("show", "2026-11-21-1000-private")
+    assert r.rc != 0 and "secret" not in r.out, r
+    r = diary.run("show", "entries/2026/11/2026-11-21-1000-private.md")
+    assert r.rc != 0 and "secret" not in r.out, r
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-private.md: error: a symbolic link" in r.out, r

@@ -16,7 +16,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(),
     ]
 
@@ -86,6 +86,17 @@ struct StaleGitLocksCheck: DiaryCheck {
         let lock = try DiaryLock(stateFolder: diary.stateFolder)
         defer { _ = lock }
         return StaleGitLocks.remove(in: diary.root).map { "removed \(diary.displayPath($0))" }
+    }
+}
+
+/// Symbolic links under entries/: never followed (one may lead out of the diary), so what they
+/// point to is no entry of the diary.
+struct SymbolicLinksCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        diary.symbolicLinks().map {
+            Diagnostic(.error, "a symbolic link: daybook does not follow links in entries/, so what it points to is left out (replace it with the file or folder itself)",
+                       at: SourceLocation(path: diary.displayPath($0)))
+        }
     }
 }
 

@@ -45,6 +45,7 @@ public final class Change {
     /// Prepares the folder of `rel`: creates it, and removes temporary files that a killed command
     /// left there (safe: holding the lock, no other daybook command is writing).
     private func prepareFolder(of rel: String) throws {
+        try diary.checkNoSymbolicLink(rel)
         let dir = diary.url(rel).deletingLastPathComponent()
         try AtomicFile.makeDirectory(dir)
         guard swept.insert(dir.path).inserted,
@@ -68,6 +69,7 @@ public final class Change {
     /// Rewrites a file only if it still holds `expected` (what the caller read); if something else
     /// changed it meanwhile, stops instead of overwriting.
     public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
+        try diary.checkNoSymbolicLink(rel)
         let current = FileManager.default.contents(atPath: diary.url(rel).path)
         guard current == expected else {
             throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten, run the command again",
@@ -85,6 +87,7 @@ public final class Change {
 
     /// Removes a file or folder (git keeps it).
     public func remove(_ rel: String) throws {
+        try diary.checkNoSymbolicLink(rel)
         let url = diary.url(rel)
         if FileManager.default.fileExists(atPath: url.path) {
             do { try FileManager.default.removeItem(at: url) } catch {

@@ -45,10 +45,11 @@ final class Directory {
         }
     }
 
-    /// The stamp of a file in this folder named by a NUL-terminated string (symlinks followed).
+    /// The stamp of a regular file in this folder named by a NUL-terminated string; nil for a
+    /// symbolic link (never followed: it may lead out of the diary) or anything not a file.
     func stamp(_ name: UnsafePointer<CChar>) -> FileStamp? {
         var st = stat()
-        guard fstatat(dirfd(dir), name, &st, 0) == 0 else { return nil }
+        guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return FileStamp(st)
     }
 
@@ -59,10 +60,13 @@ final class Directory {
         return st
     }
 
-    /// The stamp of a file in this folder (symlinks followed).
+    /// The stamp of a regular file in this folder (a symbolic link is not followed: nil).
     func stamp(_ name: String) -> FileStamp? {
-        var st = stat()
-        guard fstatat(dirfd(dir), name, &st, 0) == 0 else { return nil }
-        return FileStamp(st)
+        name.withCString { stamp($0) }
+    }
+
+    /// Whether `name` in this folder is a folder itself, not a symbolic link to one.
+    func isRealFolder(_ name: String) -> Bool {
+        lstat(name).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
     }
 }
