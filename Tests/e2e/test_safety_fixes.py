@@ -128,3 +128,16 @@ def test_a_symlinked_entry_is_never_read(diary):
     assert r.rc != 0 and "secret" not in r.out, r
     r = diary.run("check")
     assert r.rc == 1 and "2026-11-21-1000-private.md: error: a symbolic link" in r.out, r
+
+
+def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
+    """Short form of bench/race.py (which runs 1,000 trials)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("race", pathlib.Path(__file__).resolve().parents[2] / "bench/race.py")
+    race = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(race)
+    work = tmp_path / "race"
+    work.mkdir()
+    lost, exits, written = race.race(diary.bin, work, 150)
+    assert written > 100 and exits.get(0, 0) > 10, exits
+    assert lost == [], f"{len(lost)} of {written} outside edits lost: {lost[:5]}"

@@ -68,14 +68,17 @@ public final class Change {
 
     /// Rewrites a file only if it still holds `expected` (what the caller read); if something else
     /// changed it meanwhile, stops instead of overwriting.
+    /// The compare is made again right before the file is swapped in, and what the swap replaced
+    /// is checked after it (AtomicFile.replace(_:expected:with:)); an edit that raced the rewrite
+    /// stays in the file and is committed at once as an outside edit, so history has it too.
     public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
-        try diary.checkNoSymbolicLink(rel)
-        let current = FileManager.default.contents(atPath: diary.url(rel).path)
-        guard current == expected else {
-            throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten, run the command again",
+        try prepareFolder(of: rel)
+        guard try AtomicFile.replace(diary.url(rel), expected: expected, with: data) else {
+            _ = try? repository.commit(paths: [rel], message: Change.outsideMessage([PendingChange(path: rel, kind: .modified)]))
+            throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten (the edit is kept and committed), run the command again",
                                   at: SourceLocation(path: diary.displayPath(rel)))
         }
-        try write(data, to: rel)
+        touched.append(rel)
     }
 
     /// Copies an outside file into the diary.
