@@ -141,3 +141,31 @@ def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
     lost, exits, written = race.race(diary.bin, work, 150)
     assert written > 100 and exits.get(0, 0) > 10, exits
     assert lost == [], f"{len(lost)} of {written} outside edits lost: {lost[:5]}"
+
+
+def test_git_index_and_refs_are_private_under_umask_000(tmp_path):
+    from conftest import Diary
+    d = Diary(tmp_path)
+    old = os.umask(0)
+    try:
+        d.init()
+        d.ok("new", "-m", "private words", "T")
+    finally:
+        os.umask(old)
+    git = d.path / ".git"
+    for p in [git / "index", git / "refs/heads/main", git / "HEAD", *[q for q in (git / "objects").rglob("*") if q.is_file()]]:
+        mode = p.stat().st_mode & 0o777
+        assert mode & 0o077 == 0, f"{p.relative_to(d.path)} is {oct(mode)}"
+
+
+@pytest.mark.parametrize("where", ["codebook.yml", "templates/x.md", "entries/2026/10/a.md", "entries/2026/11/2026-11-20-1000-t/p.png"])
+def test_temporary_files_of_a_killed_write_are_swept_anywhere(diary, where):
+    diary.ok("new", "-m", "first", "T")
+    p = diary.path / where
+    left = p.with_name("." + p.name + ".99999999.daybook-tmp")
+    left.parent.mkdir(parents=True, exist_ok=True)
+    left.write_text("half a file")
+    r = diary.run("check")
+    assert str(left.relative_to(diary.path)) in r.out, r
+    diary.ok("new", "-m", "second", "U")
+    assert not left.exists()

@@ -51,14 +51,7 @@ struct ConflictCopiesCheck: DiaryCheck {
 
 /// Temporary files of a write that was killed before its rename.
 struct LeftoverFilesCheck: DiaryCheck {
-    func leftovers(_ diary: Diary) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: diary.entriesFolder.path) else { return [] }
-        var out: [String] = []
-        while let p = e.nextObject() as? String {
-            if p.hasSuffix(AtomicFile.temporarySuffix) { out.append("entries/" + p) }
-        }
-        return out
-    }
+    func leftovers(_ diary: Diary) -> [String] { diary.temporaryLeftovers() }
 
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
         leftovers(diary).map { Diagnostic(.warning, "a temporary file left by an interrupted write (check --fix removes it)", at: SourceLocation(path: diary.displayPath($0))) }

@@ -18,6 +18,9 @@ public final class Change {
         for rel in StaleGitLocks.remove(in: diary.root) {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
+        // Temporary files a killed write left, wherever it was writing: under the lock no other
+        // daybook is writing, so none is in use.
+        for rel in diary.temporaryLeftovers() { unlink(diary.url(rel).path) }
         repository = try diary.repository()
         let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
         if !pending.isEmpty {
@@ -40,19 +43,11 @@ public final class Change {
         return lines.joined(separator: "\n")
     }
 
-    private var swept = Set<String>()
-
-    /// Prepares the folder of `rel`: creates it, and removes temporary files that a killed command
-    /// left there (safe: holding the lock, no other daybook command is writing).
+    /// Prepares the folder of `rel`: creates it (init swept the temporary files killed commands
+    /// left, in every folder).
     private func prepareFolder(of rel: String) throws {
         try diary.checkNoSymbolicLink(rel)
-        let dir = diary.url(rel).deletingLastPathComponent()
-        try AtomicFile.makeDirectory(dir)
-        guard swept.insert(dir.path).inserted,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
-        for name in names where name.hasSuffix(AtomicFile.temporarySuffix) {
-            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
-        }
+        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
     }
 
     /// Writes a file atomically and remembers it for the commit.

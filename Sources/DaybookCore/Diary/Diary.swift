@@ -235,6 +235,26 @@ public final class Diary {
         return FileManager.default.contents(atPath: rootPrefix + rel)
     }
 
+    /// Temporary files that interrupted writes left anywhere in the diary (relative to the root,
+    /// sorted): entries, settings, templates, strokes. Not in .git (libgit2's own) nor .daybook
+    /// (the caches sweep theirs); symbolic links are not followed.
+    public func temporaryLeftovers() -> [String] {
+        var out: [String] = []
+        func walk(_ rel: String) {
+            guard let folder = Directory(rel.isEmpty ? root.path : rootPrefix + rel) else { return }
+            for (name, isFolder) in folder.namesAndKinds {
+                let path = rel.isEmpty ? name : rel + "/" + name
+                if name.hasSuffix(AtomicFile.temporarySuffix) {
+                    out.append(path)
+                } else if isFolder && name != ".git" && name != ".daybook" {
+                    walk(path)
+                }
+            }
+        }
+        walk("")
+        return out.sorted()
+    }
+
     /// Symbolic links under entries/ (and entries/ itself when it is one), relative to the root.
     public func symbolicLinks() -> [String] {
         if symbolicLink(on: "entries") != nil { return ["entries"] }

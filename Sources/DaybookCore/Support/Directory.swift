@@ -31,6 +31,22 @@ final class Directory {
         return out
     }
 
+    /// Every name with whether it is a folder itself (not a symbolic link to one), from readdir's
+    /// d_type without a stat per name (lstat only where the file system does not say).
+    var namesAndKinds: [(name: String, isFolder: Bool)] {
+        rewinddir(dir)
+        var out: [(String, Bool)] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            let type = ent.pointee.d_type
+            out.append((name, type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && isRealFolder(name))))
+        }
+        return out
+    }
+
     /// Calls `body` with the bytes of every name except `.` and `..`, NUL-terminated (the NUL
     /// not counted), valid during the call only.
     func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
