@@ -169,3 +169,15 @@ def test_temporary_files_of_a_killed_write_are_swept_anywhere(diary, where):
     assert str(left.relative_to(diary.path)) in r.out, r
     diary.ok("new", "-m", "second", "U")
     assert not left.exists()
+
+
+def test_where_regex_has_grep_s_match_limit_and_warning(diary):
+    write_entry(diary, "2026-11-21-1000-f.md", "date: 2026-11-21T10:00:00+01:00\ntitle: F\nf: " + "a" * 34 + "!")
+    diary.ok("new", "-m", "x", "Other")
+    try:
+        r = diary.run("ls", "--where", "f~(a+)+$", timeout=30)  # ICU backtracking took 6.3 s on 26 characters, doubling with each
+    except subprocess.TimeoutExpired:
+        pytest.fail("ls --where f~(a+)+$ backtracked for over 30 s")
+    assert r.rc == 1 and "2026-11-21-1000-f.md" in r.err and "gave up" in r.err, r  # 1: nothing listed
+    assert "F" not in r.out, r
+    assert "F" in diary.ok("ls", "--where", "f~^A+!$").out  # still case-insensitive
