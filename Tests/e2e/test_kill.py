@@ -11,8 +11,11 @@ def load_bench():
 
 
 def test_kills_leave_a_usable_diary_and_every_word(tmp_path, diary):
-    r = load_bench().trials(diary.bin, tmp_path / "kill", 64, seed=7) if (tmp_path / "kill").mkdir() is None else None
-    assert r["hangs"] == [], f"hung over {load_bench().WATCHDOG} s after: {r['hangs']}"
+    bench = load_bench()
+    work = tmp_path / "kill"
+    work.mkdir()
+    r = bench.trials(diary.bin, work, 64, seed=7)
+    assert r["hangs"] == [], f"hung over {bench.WATCHDOG} s after: {r['hangs']}"
     assert r["unusable"] == [], f"the next command failed after a kill of: {r['unusable']}"
     assert r["lost"] == [], f"{len(r['lost'])} words of commands that exited 0 are lost: {r['lost'][:5]}"
     assert r["killed"] > 0 and r["finished"] > 0, r
