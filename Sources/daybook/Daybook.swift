@@ -39,6 +39,7 @@ struct Daybook: ParsableCommand {
     /// Runs the command line; exit 0 success, 1 nothing found, 2 error (SPEC §3).
     static func runMain() {
         Terminal.ignoreSigpipe()
+        Change.notice = Terminal.warning
         let args = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(args)

@@ -16,7 +16,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(),
     ]
 
@@ -51,14 +51,7 @@ struct ConflictCopiesCheck: DiaryCheck {
 
 /// Temporary files of a write that was killed before its rename.
 struct LeftoverFilesCheck: DiaryCheck {
-    func leftovers(_ diary: Diary) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: diary.entriesFolder.path) else { return [] }
-        var out: [String] = []
-        while let p = e.nextObject() as? String {
-            if p.hasSuffix(AtomicFile.temporarySuffix) { out.append("entries/" + p) }
-        }
-        return out
-    }
+    func leftovers(_ diary: Diary) -> [String] { diary.temporaryLeftovers() }
 
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
         leftovers(diary).map { Diagnostic(.warning, "a temporary file left by an interrupted write (check --fix removes it)", at: SourceLocation(path: diary.displayPath($0))) }
@@ -69,6 +62,33 @@ struct LeftoverFilesCheck: DiaryCheck {
         defer { _ = lock }
         return leftovers(diary).compactMap { rel in
             (try? FileManager.default.removeItem(at: diary.url(rel))) != nil ? "removed \(diary.displayPath(rel))" : nil
+        }
+    }
+}
+
+/// Git lock files a killed command left: they block every commit until removed.
+struct StaleGitLocksCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        StaleGitLocks.stale(in: diary.root).map {
+            Diagnostic(.error, "a git lock file left by a killed command blocks every commit (check --fix or the next daybook change removes it)",
+                       at: SourceLocation(path: diary.displayPath($0)))
+        }
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        let lock = try DiaryLock(stateFolder: diary.stateFolder)
+        defer { _ = lock }
+        return StaleGitLocks.remove(in: diary.root).map { "removed \(diary.displayPath($0))" }
+    }
+}
+
+/// Symbolic links under entries/: never followed (one may lead out of the diary), so what they
+/// point to is no entry of the diary.
+struct SymbolicLinksCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        diary.symbolicLinks().map {
+            Diagnostic(.error, "a symbolic link: daybook does not follow links in entries/, so what it points to is left out (replace it with the file or folder itself)",
+                       at: SourceLocation(path: diary.displayPath($0)))
         }
     }
 }

@@ -67,6 +67,66 @@ public enum AtomicFile {
         if sync { syncDirectory(dir) }
     }
 
+    /// Replaces `url` with `data` only while it holds `expected`, and never loses what another
+    /// program writes meanwhile. The temporary file is written and flushed first; then the file is
+    /// compared again right before the swap, and the swap is an exchange (renameat2
+    /// RENAME_EXCHANGE), so what was replaced is still at hand: when it is not `expected` (an edit
+    /// landed between the compare and the swap), it is swapped back. False (and `url` holds the
+    /// outside version) when the file changed.
+    static func replace(_ url: URL, expected: Data, with data: Data) throws -> Bool {
+        var mode: mode_t = 0o600
+        var st = stat()
+        if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
+        let dir = url.deletingLastPathComponent().path
+        let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw ioError("cannot create", tmp) }
+        let ok = data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) } && fsync(fd) == 0
+        if ok && mode != 0o600 { fchmod(fd, mode) }
+        close(fd)
+        guard ok else {
+            let e = ioError("cannot write", tmp)
+            unlink(tmp)
+            throw e
+        }
+        guard FileManager.default.contents(atPath: url.path) == expected else {
+            unlink(tmp)
+            return false
+        }
+        guard let exchange = renameExchange else {
+            // No renameat2 (a kernel or file system without it): the plain rename, whose window is
+            // the few instructions since the compare.
+            guard rename(tmp, url.path) == 0 else { let e = ioError("cannot rename over", url.path); unlink(tmp); throw e }
+            syncDirectory(dir)
+            return true
+        }
+        guard exchange(AT_FDCWD, tmp, AT_FDCWD, url.path, 2 /* RENAME_EXCHANGE */) == 0 else {
+            let e = ioError("cannot rename over", url.path)
+            unlink(tmp)
+            throw e
+        }
+        // `tmp` now names the file that was replaced. Not what was compared: an outside edit
+        // landed in between; it goes back. A write into our new file in the moment before
+        // (its content is no longer `data`) is newer still and stays instead.
+        if FileManager.default.contents(atPath: tmp) != expected {
+            _ = exchange(AT_FDCWD, tmp, AT_FDCWD, url.path, 2)
+            if FileManager.default.contents(atPath: tmp) != data { _ = exchange(AT_FDCWD, tmp, AT_FDCWD, url.path, 2) }
+            unlink(tmp)
+            syncDirectory(dir)
+            return false
+        }
+        unlink(tmp)
+        syncDirectory(dir)
+        return true
+    }
+
+    /// renameat2(2), which Glibc's Swift module does not declare; nil where the C library lacks it.
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    nonisolated(unsafe) private static let renameExchange: RenameAt2? = {
+        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(sym, to: RenameAt2.self)
+    }()
+
     /// Removes the temporary files that writes of `name` in `folder` left when their process was
     /// killed (the process named in the file's name is gone).
     public static func removeLeftovers(in folder: URL, of name: String) {

@@ -15,12 +15,22 @@ public final class Change {
     public init(_ diary: Diary, excluding: Set<String> = []) throws {
         self.diary = diary
         lock = try DiaryLock(stateFolder: diary.stateFolder)
+        for rel in StaleGitLocks.remove(in: diary.root) {
+            Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
+        }
+        // Temporary files a killed write left, wherever it was writing: under the lock no other
+        // daybook is writing, so none is in use.
+        for rel in diary.temporaryLeftovers() { unlink(diary.url(rel).path) }
         repository = try diary.repository()
         let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
         if !pending.isEmpty {
             outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
         }
     }
+
+    /// Where a change tells what it repaired before its work (stale git locks): the CLI prints
+    /// it on stderr; the library never prints.
+    nonisolated(unsafe) public static var notice: (Diagnostic) -> Void = { _ in }
 
     static func outsideMessage(_ pending: [PendingChange]) -> String {
         let entries = Set(pending.map(\.path).filter(Diary.isEntryPath)).count
@@ -33,18 +43,11 @@ public final class Change {
         return lines.joined(separator: "\n")
     }
 
-    private var swept = Set<String>()
-
-    /// Prepares the folder of `rel`: creates it, and removes temporary files that a killed command
-    /// left there (safe: holding the lock, no other daybook command is writing).
+    /// Prepares the folder of `rel`: creates it (init swept the temporary files killed commands
+    /// left, in every folder).
     private func prepareFolder(of rel: String) throws {
-        let dir = diary.url(rel).deletingLastPathComponent()
-        try AtomicFile.makeDirectory(dir)
-        guard swept.insert(dir.path).inserted,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
-        for name in names where name.hasSuffix(AtomicFile.temporarySuffix) {
-            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
-        }
+        try diary.checkNoSymbolicLink(rel)
+        try AtomicFile.makeDirectory(diary.url(rel).deletingLastPathComponent())
     }
 
     /// Writes a file atomically and remembers it for the commit.
@@ -60,13 +63,17 @@ public final class Change {
 
     /// Rewrites a file only if it still holds `expected` (what the caller read); if something else
     /// changed it meanwhile, stops instead of overwriting.
+    /// The compare is made again right before the file is swapped in, and what the swap replaced
+    /// is checked after it (AtomicFile.replace(_:expected:with:)); an edit that raced the rewrite
+    /// stays in the file and is committed at once as an outside edit, so history has it too.
     public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
-        let current = FileManager.default.contents(atPath: diary.url(rel).path)
-        guard current == expected else {
-            throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten, run the command again",
+        try prepareFolder(of: rel)
+        guard try AtomicFile.replace(diary.url(rel), expected: expected, with: data) else {
+            _ = try? repository.commit(paths: [rel], message: Change.outsideMessage([PendingChange(path: rel, kind: .modified)]))
+            throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten (the edit is kept and committed), run the command again",
                                   at: SourceLocation(path: diary.displayPath(rel)))
         }
-        try write(data, to: rel)
+        touched.append(rel)
     }
 
     /// Copies an outside file into the diary.
@@ -78,6 +85,7 @@ public final class Change {
 
     /// Removes a file or folder (git keeps it).
     public func remove(_ rel: String) throws {
+        try diary.checkNoSymbolicLink(rel)
         let url = diary.url(rel)
         if FileManager.default.fileExists(atPath: url.path) {
             do { try FileManager.default.removeItem(at: url) } catch {

@@ -1,5 +1,8 @@
 // A diary: its folder, its settings, its entries on disk and its repository.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public final class Diary {
     /// The diary folder (symlinks resolved).
@@ -184,15 +187,83 @@ public final class Diary {
 
     // MARK: Entries on disk
 
-    /// Every month folder of entries/ (`entries/YYYY/MM`), sorted.
+    /// Every month folder of entries/ (`entries/YYYY/MM`), sorted. Symbolic links are not
+    /// followed (they may lead out of the diary); `check` lists them.
     func monthFolders() -> [String] {
         var dirs: [String] = []
-        guard let top = Directory(entriesFolder.path) else { return dirs }
-        for y in top.names.sorted() where !y.hasPrefix(".") {
+        guard isRealFolder("entries"), let top = Directory(entriesFolder.path) else { return dirs }
+        for y in top.names.sorted() where !y.hasPrefix(".") && top.isRealFolder(y) {
             guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
-            for m in year.names.sorted() where !m.hasPrefix(".") { dirs.append("entries/\(y)/\(m)") }
+            for m in year.names.sorted() where !m.hasPrefix(".") && year.isRealFolder(m) { dirs.append("entries/\(y)/\(m)") }
         }
         return dirs
+    }
+
+    /// Whether `rel` is a folder reached without a symbolic link on the way.
+    func isRealFolder(_ rel: String) -> Bool {
+        symbolicLink(on: rel) == nil && Directory(rootPrefix + rel) != nil
+    }
+
+    /// The first part of `rel` (a path below the root) that is a symbolic link, if one is.
+    public func symbolicLink(on rel: String) -> String? {
+        var path = ""
+        for part in rel.split(separator: "/") {
+            path += path.isEmpty ? String(part) : "/" + part
+            var st = stat()
+            if lstat(rootPrefix + path, &st) != 0 { return nil }
+            if st.st_mode & S_IFMT == S_IFLNK { return path }
+        }
+        return nil
+    }
+
+    /// Refuses to write or read `rel` through a symbolic link: one under entries/ could lead out
+    /// of the diary (`entries/2025/02 -> /elsewhere`).
+    public func checkNoSymbolicLink(_ rel: String) throws {
+        if let link = symbolicLink(on: rel) {
+            throw DaybookError.io("is a symbolic link: daybook does not follow links inside the diary (replace it with the folder or file itself)",
+                                  at: SourceLocation(path: displayPath(link)))
+        }
+    }
+
+    /// The bytes of `rel` when it is a regular file reached without a symbolic link on the way;
+    /// nil otherwise. The one rule for reading a file a request or a reference names (the web
+    /// app's attachments too), so no link leads a read out of the diary.
+    public func regularFileContents(_ rel: String) -> Data? {
+        guard symbolicLink(on: rel) == nil else { return nil }
+        var st = stat()
+        guard lstat(rootPrefix + rel, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileManager.default.contents(atPath: rootPrefix + rel)
+    }
+
+    /// Temporary files that interrupted writes left anywhere in the diary (relative to the root,
+    /// sorted): entries, settings, templates, strokes. Not in .git (libgit2's own) nor .daybook
+    /// (the caches sweep theirs); symbolic links are not followed.
+    public func temporaryLeftovers() -> [String] {
+        var out: [String] = []
+        func walk(_ rel: String) {
+            guard let folder = Directory(rel.isEmpty ? root.path : rootPrefix + rel) else { return }
+            for (name, isFolder) in folder.namesAndKinds {
+                let path = rel.isEmpty ? name : rel + "/" + name
+                if name.hasSuffix(AtomicFile.temporarySuffix) {
+                    out.append(path)
+                } else if isFolder && name != ".git" && name != ".daybook" {
+                    walk(path)
+                }
+            }
+        }
+        walk("")
+        return out.sorted()
+    }
+
+    /// Symbolic links under entries/ (and entries/ itself when it is one), relative to the root.
+    public func symbolicLinks() -> [String] {
+        if symbolicLink(on: "entries") != nil { return ["entries"] }
+        guard let e = FileManager.default.enumerator(atPath: entriesFolder.path) else { return [] }
+        var out: [String] = []
+        while let p = e.nextObject() as? String {
+            if (e.fileAttributes?[.type] as? FileAttributeType) == .typeSymbolicLink { out.append("entries/" + p) }
+        }
+        return out.sorted()
     }
 
     /// Calls `body` for every month folder of entries/ (`entries/YYYY/MM`, sorted) with the open
@@ -206,8 +277,8 @@ public final class Diary {
     /// Every entry file (relative paths), sorted by path.
     public func entryFiles() -> [String] {
         var out: [String] = []
-        forEachEntryFolder { dir, _, names in
-            out += names.sorted().map { dir + "/" + $0 }.filter(Diary.isEntryPath)
+        forEachEntryFolder { dir, folder, names in
+            out += names.sorted().filter { folder.stamp($0) != nil }.map { dir + "/" + $0 }.filter(Diary.isEntryPath)
         }
         return out
     }

@@ -154,7 +154,10 @@ public struct EntryParser {
                 default: problem(value, "`tags` must be a list of tags"); continue
                 }
                 for item in items {
-                    guard let raw = item.scalar?.string else { problem(item, "a tag must be text"); continue }
+                    // `tags: true` is YAML's true, not a tag someone meant to write.
+                    guard let raw = item.scalar?.string, YAML.value(item) != .bool(true), YAML.value(item) != .bool(false) else {
+                        problem(item, "a tag must be text (got \(item.scalar.map { "`\($0.string)`" } ?? "a \(kindName(item))"))"); continue
+                    }
                     let t = Tag.normalize(raw)
                     if Tag.isValid(t) { if !frontTags.contains(t) { frontTags.append(t) } }
                     else { problem(item, "`\(raw)` is not a tag: use letters, digits, _, - and /") }
@@ -212,13 +215,19 @@ public struct EntryParser {
                 for (k, v) in m {
                     let key = k.string ?? ""
                     switch key {
-                    case "code": c.code = (v.string ?? "").lowercased()
-                    case "quote": c.quote = v.scalar?.string
+                    case "code", "quote", "memo", "coder":
+                        // A mapping or list here would be dropped silently (a quote lost makes
+                        // the coding cover the whole entry): it is an error instead.
+                        guard let text = v.scalar?.string else { problem(v, "`\(key)` in a coding must be text, not a \(kindName(v))"); ok = false; continue }
+                        switch key {
+                        case "code": c.code = text.lowercased()
+                        case "quote": c.quote = text
+                        case "memo": c.memo = text
+                        default: c.coder = text
+                        }
                     case "occurrence":
                         guard let n = v.int, n >= 1 else { problem(v, "`occurrence` must be a whole number from 1"); ok = false; continue }
                         c.occurrence = n
-                    case "memo": c.memo = v.scalar?.string
-                    case "coder": c.coder = v.scalar?.string
                     default: problem(k, "unknown key `\(key)` in a coding (known: code, quote, occurrence, memo, coder)"); ok = false
                     }
                 }

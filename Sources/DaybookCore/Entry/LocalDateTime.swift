@@ -56,7 +56,8 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static func parse(_ s: Substring) -> LocalDay? {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              y >= 1 else { return nil } // the calendar has no year 0000
         return LocalDay(year: y, month: m, day: d)
     }
 
@@ -198,8 +199,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         var sec = 0
         if tparts.count == 3 {
             let sp = tparts[2].split(separator: ".", maxSplits: 1)
-            guard let first = sp.first, first.count == 2, let sv = Int(first), sv < 61 else { return nil }
-            sec = min(sv, 59)
+            // No leap second: a day's clock has 86,400 seconds here, as in git and most tools.
+            guard let first = sp.first, first.count == 2, let sv = Int(first), sv < 60 else { return nil }
+            sec = sv
         }
         let sod = h * 3600 + m * 60 + sec
         if zone.isEmpty { return resolving(day: day, secondOfDay: sod, timeZone: timeZone) }

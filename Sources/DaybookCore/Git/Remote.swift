@@ -60,7 +60,7 @@ extension Repository {
         var opts = git_fetch_options()
         try Repository.check(git_fetch_options_init(&opts, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         session.install(&opts.callbacks)
-        let code = withExtendedLifetime(session) { git_remote_fetch(remote, nil, &opts, "sync: fetch") }
+        let code = withExtendedLifetime(session) { Repository.privately { git_remote_fetch(remote, nil, &opts, "sync: fetch") } }
         guard code == 0 else { throw remoteFailure("fetch from", name) }
     }
 

@@ -38,6 +38,17 @@ public final class Repository {
 
     deinit { git_repository_free(handle) }
 
+    /// Runs a libgit2 call that writes files into .git (the index, refs, objects, logs) with group
+    /// and others masked out: libgit2 creates them 0666 or 0444 less the umask, so under umask 000
+    /// the index of a private diary (folders 0700, files 0600) would be world-writable. The umask
+    /// goes back afterwards, so files daybook writes outside the diary (exports) are not affected.
+    static func privately<T>(_ body: () throws -> T) rethrows -> T {
+        let old = umask(0o077)
+        umask(old | 0o077)
+        defer { umask(old) }
+        return try body()
+    }
+
     static func check(_ code: Int32, _ function: String) throws {
         guard code < 0 else { return }
         var message = "error \(code)"
@@ -63,7 +74,7 @@ public final class Repository {
         var repo: OpaquePointer?
         try ("refs/heads/" + branch).withCString { head in
             opts.initial_head = head
-            try check(git_repository_init_ext(&repo, root.path, &opts), "git_repository_init_ext")
+            try check(privately { git_repository_init_ext(&repo, root.path, &opts) }, "git_repository_init_ext")
         }
         return Repository(handle: repo!, root: root)
     }
@@ -136,8 +147,10 @@ public final class Repository {
     /// `mergeParent` makes it a merge commit (which is always made).
     @discardableResult
     public func commit(paths: [String], message: String, mergeParent: String? = nil) throws -> String? {
-        let treeID = try stage(paths)
-        return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
+        try Repository.privately {
+            let treeID = try stage(paths)
+            return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
+        }
     }
 
     /// Brings the index in line with the working tree for exactly `paths`; returns its tree.

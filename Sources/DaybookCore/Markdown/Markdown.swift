@@ -92,13 +92,14 @@ public enum Markdown {
     /// Raw HTML becomes literal text, so `<script>` in an entry is shown, never run; comments go.
     private static func escapeRawHTML(_ doc: OpaquePointer) {
         var found: [OpaquePointer] = []
-        func walk(_ n: OpaquePointer) {
+        // cmark's iterator, not recursion: a quote nested 12,000 deep would overflow the stack.
+        guard let iter = cmark_iter_new(doc) else { return }
+        defer { cmark_iter_free(iter) }
+        while cmark_iter_next(iter) != CMARK_EVENT_DONE {
+            guard let n = cmark_iter_get_node(iter) else { continue }
             let t = cmark_node_get_type(n)
             if t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK { found.append(n) }
-            var c = cmark_node_first_child(n)
-            while let child = c { walk(child); c = cmark_node_next(child) }
         }
-        walk(doc)
         for node in found {
             let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
             // A comment (templates carry prompts as comments) is invisible in any browser: drop it.
@@ -121,13 +122,74 @@ public enum Markdown {
         }
     }
 
-    private static func convert(_ n: OpaquePointer) -> MarkdownNode {
-        var children: [MarkdownNode] = []
-        var c = cmark_node_first_child(n)
-        while let child = c {
-            children.append(convert(child))
-            c = cmark_node_next(child)
+    /// How deep the Swift tree goes. Deeper blocks (a quote in a quote … 12,000 times) are read as
+    /// the plain text they hold, so that every walk of the tree (words, tags, exports) stays
+    /// within the stack; their words and tags still count.
+    public static let maxDepth = 64
+
+    /// Builds the Swift tree with cmark's iterator and a stack of its own: no recursion, however
+    /// deep the document nests.
+    private static func convert(_ root: OpaquePointer) -> MarkdownNode {
+        guard let iter = cmark_iter_new(root) else { return node(root, children: []) }
+        defer { cmark_iter_free(iter) }
+        var stack: [MarkdownNode] = []
+        var done: MarkdownNode?
+        while true {
+            let event = cmark_iter_next(iter)
+            if event == CMARK_EVENT_DONE { break }
+            guard let n = cmark_iter_get_node(iter) else { continue }
+            if event == CMARK_EVENT_ENTER {
+                if isLeaf(n) {
+                    let leaf = node(n, children: [])
+                    if stack.isEmpty { done = leaf } else { stack[stack.count - 1].children.append(leaf) }
+                } else if stack.count >= maxDepth {
+                    let flat = MarkdownNode(kind: .paragraph, literal: "", url: "", startLine: Int(cmark_node_get_start_line(n)),
+                                            children: [MarkdownNode(kind: .text, literal: flatText(n), url: "", startLine: 0, children: [])])
+                    stack[stack.count - 1].children.append(flat)
+                    // On to the node after this one: its subtree has been read.
+                    cmark_iter_reset(iter, n, CMARK_EVENT_EXIT)
+                } else {
+                    stack.append(node(n, children: []))
+                }
+            } else if event == CMARK_EVENT_EXIT, !isLeaf(n) {
+                guard let finished = stack.popLast() else { continue }
+                if stack.isEmpty { done = finished } else { stack[stack.count - 1].children.append(finished) }
+            }
         }
+        return done ?? node(root, children: [])
+    }
+
+    /// Whether cmark's iterator visits the node once (no exit event).
+    private static func isLeaf(_ n: OpaquePointer) -> Bool {
+        switch cmark_node_get_type(n) {
+        case CMARK_NODE_HTML_BLOCK, CMARK_NODE_THEMATIC_BREAK, CMARK_NODE_CODE_BLOCK, CMARK_NODE_TEXT,
+             CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The text a reader sees in a subtree: text and code spans, a space for a line break, a new
+    /// line between blocks. Code blocks and raw HTML hold no prose (as in `Prose`).
+    private static func flatText(_ top: OpaquePointer) -> String {
+        guard let iter = cmark_iter_new(top) else { return "" }
+        defer { cmark_iter_free(iter) }
+        var text = ""
+        while cmark_iter_next(iter) != CMARK_EVENT_DONE {
+            guard let n = cmark_iter_get_node(iter) else { continue }
+            switch cmark_node_get_type(n) {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE: text += cmark_node_get_literal(n).map { String(cString: $0) } ?? ""
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: text += " "
+            case CMARK_NODE_PARAGRAPH, CMARK_NODE_HEADING: if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+            default: break
+            }
+        }
+        return text
+    }
+
+    /// One node as a Swift value with the given children.
+    private static func node(_ n: OpaquePointer, children: [MarkdownNode]) -> MarkdownNode {
         let type = cmark_node_get_type(n)
         var kind = kindOf(type, n)
         var literal = ""

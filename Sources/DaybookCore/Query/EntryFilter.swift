@@ -88,6 +88,17 @@ public struct CompiledFilter: Sendable {
         return true
     }
 
+    /// Warnings for the entries a `--where key~regex` gave up on (grep's warning), clearing them.
+    public func takeWarnings(_ diary: Diary) -> [Diagnostic] {
+        wheres.flatMap { w in
+            defer { w.gaveUp.items = [] }
+            return w.gaveUp.items.map {
+                Diagnostic(.warning, "--where `\(w.key)~\(w.value)` gave up on the value (\($0.message)): the entry may match",
+                           at: SourceLocation(path: diary.displayPath($0.path)))
+            }
+        }
+    }
+
     /// Whether only dates are asked about: then entries are chosen without decoding them.
     var asksOnlyDates: Bool {
         tags.isEmpty && anyTags.isEmpty && notTags.isEmpty && codeSets.isEmpty && mood == nil && wheres.isEmpty
@@ -135,6 +146,12 @@ public struct CompiledFilter: Sendable {
     }
 }
 
+/// Where a `--where key~regex` gave up (entry path, PCRE2's message), for the warning.
+final class FailureLog: @unchecked Sendable {
+    var items: [(path: String, message: String)] = []
+    func append(_ item: (String, String)) { items.append(item) }
+}
+
 /// `3`, `>=4`, `<3`, `>2`, `<=2`, `2..4`.
 public struct NumberCondition: Sendable {
     var low = -Double.infinity, high = Double.infinity
@@ -163,10 +180,12 @@ public struct NumberCondition: Sendable {
 
 /// `--where`: `key=value`, `key!=value`, `key>=n`, `key<=n`, `key>n`, `key<n`, `key~regex`, `key`.
 public struct FieldCondition: @unchecked Sendable {
-    enum Op { case present, equal, notEqual, number(NumberCondition), regex(NSRegularExpression) }
+    enum Op { case present, equal, notEqual, number(NumberCondition), regex(Pattern) }
     let key: String
     let op: Op
     let value: String
+    /// Entries whose value the pattern gave up on (PCRE2's match limit), with its message.
+    let gaveUp = FailureLog()
 
     public init(_ text: String) throws {
         let ops = ["!=", ">=", "<=", "=", "~", ">", "<"]
@@ -186,8 +205,10 @@ public struct FieldCondition: @unchecked Sendable {
         case "=": op = .equal
         case "!=": op = .notEqual
         case "~":
-            do { op = .regex(try NSRegularExpression(pattern: value, options: [.caseInsensitive])) } catch {
-                throw DaybookError.usage("--where `\(text)`: invalid regular expression")
+            // PCRE2, as grep: its match limits stop catastrophic backtracking (`(a+)+$`), where
+            // ICU's expressions ran for seconds; a value it gives up on is warned about.
+            do { op = .regex(try Pattern(value, ignoreCase: true)) } catch let e as DaybookError {
+                throw DaybookError.usage("--where `\(text)`: \(e.message)")
             }
         default: op = .number(try NumberCondition(o + value, what: "--where \(key)"))
         }
@@ -208,8 +229,10 @@ public struct FieldCondition: @unchecked Sendable {
         case let .number(cond): return values.contains { $0.doubleValue.map(cond.holds) ?? false }
         case let .regex(re):
             return values.contains { item in
-                guard let s = item.stringValue else { return false }
-                return re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+                guard var s = item.stringValue else { return false }
+                let hit = s.withUTF8 { re.hasMatch(in: $0) }
+                if let failure = re.takeFailure() { gaveUp.append((e.path, failure)) }
+                return hit
             }
         }
     }

@@ -31,6 +31,22 @@ final class Directory {
         return out
     }
 
+    /// Every name with whether it is a folder itself (not a symbolic link to one), from readdir's
+    /// d_type without a stat per name (lstat only where the file system does not say).
+    var namesAndKinds: [(name: String, isFolder: Bool)] {
+        rewinddir(dir)
+        var out: [(String, Bool)] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            let type = ent.pointee.d_type
+            out.append((name, type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && isRealFolder(name))))
+        }
+        return out
+    }
+
     /// Calls `body` with the bytes of every name except `.` and `..`, NUL-terminated (the NUL
     /// not counted), valid during the call only.
     func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
@@ -45,10 +61,11 @@ final class Directory {
         }
     }
 
-    /// The stamp of a file in this folder named by a NUL-terminated string (symlinks followed).
+    /// The stamp of a regular file in this folder named by a NUL-terminated string; nil for a
+    /// symbolic link (never followed: it may lead out of the diary) or anything not a file.
     func stamp(_ name: UnsafePointer<CChar>) -> FileStamp? {
         var st = stat()
-        guard fstatat(dirfd(dir), name, &st, 0) == 0 else { return nil }
+        guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         return FileStamp(st)
     }
 
@@ -59,10 +76,13 @@ final class Directory {
         return st
     }
 
-    /// The stamp of a file in this folder (symlinks followed).
+    /// The stamp of a regular file in this folder (a symbolic link is not followed: nil).
     func stamp(_ name: String) -> FileStamp? {
-        var st = stat()
-        guard fstatat(dirfd(dir), name, &st, 0) == 0 else { return nil }
-        return FileStamp(st)
+        name.withCString { stamp($0) }
+    }
+
+    /// Whether `name` in this folder is a folder itself, not a symbolic link to one.
+    func isRealFolder(_ name: String) -> Bool {
+        lstat(name).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
     }
 }

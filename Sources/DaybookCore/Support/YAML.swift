@@ -8,11 +8,37 @@ public enum YAML {
     public static func compose(_ text: String, path: String, lineOffset: Int = 0) throws -> Node? {
         do {
             // The encoding given, so Yams does not read the environment on every call.
-            return try Yams.compose(yaml: text, .default, .default, .utf8)
+            let node = try Yams.compose(yaml: text, .default, .default, .utf8)
+            if let node { try checkSize(node, limit: maxValues + text.utf8.count, path: path, lineOffset: lineOffset) }
+            return node
         } catch let error as YamlError {
             throw positioned(error, path: path, lineOffset: lineOffset)
         } catch {
             throw DaybookError.input("invalid YAML: \(error)", at: SourceLocation(path: path))
+        }
+    }
+
+    /// How many values aliases may add to a YAML text. A few hundred bytes of nested aliases
+    /// (`b: [*a, *a, …]`, eight levels deep) expand to 10⁸ values and gigabytes; written out, a
+    /// text of n bytes holds fewer than n values, so `n + maxValues` refuses only alias bombs.
+    public static let maxValues = 10_000
+
+    /// Refuses a document that expands past `limit` values. Counting walks at most that many
+    /// values (with a stack of its own, not recursion), however large the expansion would be.
+    static func checkSize(_ root: Node, limit: Int, path: String, lineOffset: Int) throws {
+        var pending = [root]
+        var count = 0
+        while let node = pending.popLast() {
+            count += 1
+            if count > limit {
+                throw DaybookError.input("the YAML's aliases (*name) expand to more than \(limit) values; write the values out instead of nesting aliases",
+                                         at: location(of: node, path: path, lineOffset: lineOffset))
+            }
+            switch node {
+            case let .sequence(seq): pending += seq
+            case let .mapping(map): for (k, v) in map { pending.append(k); pending.append(v) }
+            case .scalar, .alias: break
+            }
         }
     }
 
@@ -30,8 +56,18 @@ public enum YAML {
             // Yams marks the mapping that holds the repeated keys, not the second key itself.
             let keys = duplicates.sorted().map { "`\($0)`" }.joined(separator: ", ")
             return .input("the key \(keys) appears twice in this mapping", at: at(context.mark))
-        case let .reader(problem, _, _, _):
-            return .input("invalid YAML: \(problem)", at: SourceLocation(path: path))
+        case let .reader(problem, offset, value, yaml):
+            // The reader (control characters, bad encodings) gives an offset in characters, no mark.
+            var msg = "invalid YAML: \(problem)"
+            if value >= 0 { msg += String(format: " (U+%04X)", value) }
+            guard let offset, let end = yaml.index(yaml.startIndex, offsetBy: offset, limitedBy: yaml.endIndex) else {
+                return .input(msg, at: SourceLocation(path: path))
+            }
+            var line = 1, column = 1
+            for u in yaml[..<end].unicodeScalars {
+                if u == "\n" { line += 1; column = 1 } else { column += 1 }
+            }
+            return .input(msg, at: SourceLocation(path: path, line: line + lineOffset, column: column))
         default:
             return .input("invalid YAML: \(error)", at: SourceLocation(path: path))
         }

@@ -59,15 +59,7 @@ struct PageRoutes {
     static func attachment(_ id: String, _ name: String, in diary: Diary) throws -> Response {
         guard !name.hasPrefix("."), !name.contains("/"), !name.contains("\\"), !name.contains("\0") else { throw HTTPError(.notFound) }
         let rel = try EntryRoutes.resolve(id, in: diary)
-        let path = diary.url(Attachments.folder(ofEntry: rel) + "/" + name).path
-        var info = stat()
-        // Neither the file nor a folder on its way may be a link out of the diary: the real path
-        // must still be below the diary's entries.
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(diary.entriesFolder.path + "/"),
-              let data = FileManager.default.contents(atPath: path) else {
-            throw HTTPError(.notFound)
-        }
+        guard let data = diary.regularFileContents(Attachments.folder(ofEntry: rel) + "/" + name) else { throw HTTPError(.notFound) }
         let ext = (name as NSString).pathExtension.lowercased()
         let images = ["png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"]
         var headers: HTTPFields = [.contentType: images[ext] ?? "application/octet-stream"]

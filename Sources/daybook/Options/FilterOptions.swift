@@ -48,7 +48,7 @@ struct FilterOptions: ParsableArguments {
         var diags = snapshot.diagnostics
         var chosen = compiled.select(snapshot, parts: parts)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
-        if warn { Terminal.warnings(diags) }
+        if warn { Terminal.warnings(diags + compiled.takeWarnings(diary)) }
         UntilExit.keep(chosen)
         return chosen
     }
@@ -71,7 +71,9 @@ extension FilterOptions {
     func positions(of diary: Diary, warn: Bool = true) throws -> (EntrySnapshot, [Int]) {
         let (compiled, snapshot) = try scan(diary)
         if warn { Terminal.warnings(snapshot.diagnostics) }
-        return (snapshot, compiled.positions(snapshot))
+        let positions = compiled.positions(snapshot)
+        if warn { Terminal.warnings(compiled.takeWarnings(diary)) }
+        return (snapshot, positions)
     }
 
     /// The filter checked against the diary's clock, week start and codebook, for commands that

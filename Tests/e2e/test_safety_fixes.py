@@ -1,0 +1,183 @@
+"""Data safety and security fixes of issue 20, each reproduced as a user would meet it."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+READING = [["ls"], ["check"], ["stats"], ["grep", "x"], ["export", "json"], ["export", "markdown"],
+           ["show", "last"], ["tag", "ls"]]
+
+
+@pytest.mark.parametrize("body", ["> " * 12000 + "x #deep", "- " * 5000 + "x #deep"],
+                         ids=["quotes", "lists"])
+def test_deeply_nested_markdown_is_read(diary, body):
+    diary.ok("new", "Deep", input=body + "\n")
+    for args in READING:
+        r = diary.run(*args)
+        assert r.rc in (0, 1) and "Segmentation" not in r.err and "crashed" not in r.err, (args, r)
+    assert "deep" in diary.ok("tag", "ls").out
+    out = diary.tmp / "site"
+    diary.ok("export", "html", "-o", out)
+    assert (out / "index.html").exists()
+
+
+def alias_bomb(levels=8, width=10):
+    lines = ["a0: &a0 [x]"]
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]")
+    return "\n".join(lines)
+
+
+def write_entry(diary, name, front, body="text\n"):
+    p = diary.path / "entries/2026/11" / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(f"---\n{front}\n---\n{body}")
+    return p
+
+
+def test_yaml_alias_bomb_in_an_entry_is_refused_with_its_line(diary):
+    write_entry(diary, "2026-11-21-1000-bomb.md", "date: 2026-11-21T10:00:00+01:00\n" + alias_bomb())
+    diary.ok("new", "-m", "fine", "Fine")
+    r = diary.run("ls", timeout=20)
+    assert r.rc == 0 and "Fine" in r.out, r
+    assert "2026-11-21-1000-bomb.md:" in r.err and "aliases" in r.err, r
+    r = diary.run("check", timeout=20)
+    assert r.rc == 1 and "aliases" in r.out, r
+
+
+def test_a_few_aliases_still_work(diary):
+    write_entry(diary, "2026-11-21-1000-alias.md",
+                "date: 2026-11-21T10:00:00+01:00\ntitle: Alias\nplace: &p Vienna\nalso: *p")
+    r = diary.ok("ls", "--json")
+    assert r.json()[0]["fields"]["also"] == "Vienna", r
+
+
+@pytest.mark.parametrize("front,line,column,words", [
+    ("codes: [{code: x, quote: {a: b}}]", 3, 26, "`quote` in a coding must be text"),
+    ("codes:\n  - code: x\n    memo: [1, 2]", 5, 11, "`memo` in a coding must be text"),
+    ("tags: true", 3, 7, "a tag must be text"),
+    ("tags: [ok, false]", 3, 12, "a tag must be text"),
+], ids=["quote", "memo", "tags-true", "tag-false"])
+def test_wrong_types_are_positioned_errors(diary, front, line, column, words):
+    write_entry(diary, "2026-11-21-1000-typed.md", "date: 2026-11-21T10:00:00+01:00\n" + front)
+    r = diary.run("check")
+    assert r.rc == 1, r
+    assert f"2026-11-21-1000-typed.md:{line}:{column}: error: {words}" in r.out, r
+
+
+@pytest.mark.parametrize("date", ["0000-01-01T10:00:00+01:00", "2026-11-21T10:00:60+01:00"],
+                         ids=["year-0", "second-60"])
+def test_impossible_dates_are_errors(diary, date):
+    write_entry(diary, "2026-11-21-1000-dated.md", f"date: {date}")
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-dated.md:2:7: error: `date` must be" in r.out, r
+
+
+@pytest.mark.parametrize("char", ["\x01", "\x7f", "\x1b"])
+def test_control_characters_carry_line_and_column(diary, char):
+    write_entry(diary, "2026-11-21-1000-ctl.md", f"date: 2026-11-21T10:00:00+01:00\ntitle: a{char}b")
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-ctl.md:3:9: error: invalid YAML" in r.out, r
+
+
+@pytest.mark.parametrize("lock", [".git/index.lock", ".git/refs/heads/main.lock", ".git/HEAD.lock"])
+def test_a_stale_git_lock_is_reported_removed_and_the_next_change_commits(diary, lock):
+    (diary.path / lock).touch()
+    r = diary.run("check")
+    assert r.rc == 1 and lock in r.out and "git lock file" in r.out, r
+    r = diary.run("--diary", diary.path, "new", "-m", "x", "T")
+    assert r.rc == 0, r
+    assert lock in r.err and "removed" in r.err, r
+    assert not (diary.path / lock).exists()
+    assert "T" in diary.git("log", "-1", "--format=%s")
+    assert diary.git("status", "--porcelain") == ""
+
+
+def test_a_lock_a_running_process_holds_is_left_alone(diary):
+    lock = diary.path / ".git/index.lock"
+    with open(lock, "w"):
+        r = diary.run("new", "-m", "x", "T")
+        assert r.rc == 2 and lock.exists(), r
+    diary.ok("new", "-m", "x", "T")
+
+
+def test_a_symlinked_month_folder_is_never_written_through(diary):
+    outside = diary.tmp / "outside"
+    outside.mkdir()
+    (diary.path / "entries/2026").mkdir(parents=True)
+    os.symlink(outside, diary.path / "entries/2026/11")
+    r = diary.run("new", "-m", "secret words", "T")
+    assert r.rc == 2 and "entries/2026/11" in r.err and "symbolic link" in r.err, r
+    assert list(outside.iterdir()) == []
+    r = diary.run("check")
+    assert r.rc == 1 and "entries/2026/11: error: a symbolic link" in r.out, r
+
+
+def test_a_symlinked_entry_is_never_read(diary):
+    outside = diary.tmp / "private.md"
+    outside.write_text("---\ndate: 2026-11-21T10:00:00+01:00\ntitle: Private\n---\nsecret words\n")
+    diary.ok("new", "-m", "public words", "Public")
+    os.symlink(outside, diary.path / "entries/2026/11/2026-11-21-1000-private.md")
+    for args in (["ls"], ["grep", "secret"], ["export", "json"], ["export", "markdown"], ["stats", "--json"]):
+        r = diary.run(*args)
+        assert "secret" not in r.out and "Private" not in r.out, (args, r)
+    r = diary.run("show", "2026-11-21-1000-private")
+    assert r.rc != 0 and "secret" not in r.out, r
+    r = diary.run("show", "entries/2026/11/2026-11-21-1000-private.md")
+    assert r.rc != 0 and "secret" not in r.out, r
+    r = diary.run("check")
+    assert r.rc == 1 and "2026-11-21-1000-private.md: error: a symbolic link" in r.out, r
+
+
+def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
+    """Short form of bench/race.py (which runs 1,000 trials)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("race", pathlib.Path(__file__).resolve().parents[2] / "bench/race.py")
+    race = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(race)
+    work = tmp_path / "race"
+    work.mkdir()
+    lost, exits, written = race.race(diary.bin, work, 150)
+    assert written > 100 and exits.get(0, 0) > 10, exits
+    assert lost == [], f"{len(lost)} of {written} outside edits lost: {lost[:5]}"
+
+
+def test_git_index_and_refs_are_private_under_umask_000(tmp_path):
+    from conftest import Diary
+    d = Diary(tmp_path)
+    old = os.umask(0)
+    try:
+        d.init()
+        d.ok("new", "-m", "private words", "T")
+    finally:
+        os.umask(old)
+    git = d.path / ".git"
+    for p in [git / "index", git / "refs/heads/main", git / "HEAD", *[q for q in (git / "objects").rglob("*") if q.is_file()]]:
+        mode = p.stat().st_mode & 0o777
+        assert mode & 0o077 == 0, f"{p.relative_to(d.path)} is {oct(mode)}"
+
+
+@pytest.mark.parametrize("where", ["codebook.yml", "templates/x.md", "entries/2026/10/a.md", "entries/2026/11/2026-11-20-1000-t/p.png"])
+def test_temporary_files_of_a_killed_write_are_swept_anywhere(diary, where):
+    diary.ok("new", "-m", "first", "T")
+    p = diary.path / where
+    left = p.with_name("." + p.name + ".99999999.daybook-tmp")
+    left.parent.mkdir(parents=True, exist_ok=True)
+    left.write_text("half a file")
+    r = diary.run("check")
+    assert str(left.relative_to(diary.path)) in r.out, r
+    diary.ok("new", "-m", "second", "U")
+    assert not left.exists()
+
+
+def test_where_regex_has_grep_s_match_limit_and_warning(diary):
+    write_entry(diary, "2026-11-21-1000-f.md", "date: 2026-11-21T10:00:00+01:00\ntitle: F\nf: " + "a" * 34 + "!")
+    diary.ok("new", "-m", "x", "Other")
+    try:
+        r = diary.run("ls", "--where", "f~(a+)+$", timeout=30)  # ICU backtracking took 6.3 s on 26 characters, doubling with each
+    except subprocess.TimeoutExpired:
+        pytest.fail("ls --where f~(a+)+$ backtracked for over 30 s")
+    assert r.rc == 1 and "2026-11-21-1000-f.md" in r.err and "gave up" in r.err, r  # 1: nothing listed
+    assert "F" not in r.out, r
+    assert "F" in diary.ok("ls", "--where", "f~^A+!$").out  # still case-insensitive

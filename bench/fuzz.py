@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Generated front matters and bodies through check, ls and show (issue 20).
+
+Entries mix deep nesting (YAML and Markdown), aliases, wrong types, control characters and huge
+values. They are written in batches into one diary; after each batch `check`, `ls` and `show`
+of a few of them run with a 5 s watchdog. A crash (a signal, or an exit other than 0, 1 and 2)
+or a hang fails the run; the peak memory of every command is measured (SPEC §6: ≤ 200 MB).
+Usage: bench/fuzz.py [ENTRIES] (default 10000); the binary is $DAYBOOK_BIN, else
+.build/debug/daybook. Tests/e2e/test_fuzz.py runs a short form.
+"""
+import os
+import pathlib
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+HANG = 5
+BUDGET_MB = 200
+
+
+def scalar(rnd):
+    return rnd.choice([
+        "x", "42", "-1.5e308", "true", "null", "~", "2026-11-21", "'quoted'", '"a\\tb"', "[]", "{}",
+        "0000-01-01T00:00:00Z", "2026-13-45T25:61:60+99:00", "&a x", "*a", "*nope", "!!binary aGVsbG8=",
+        "|\n  block", "".join(chr(rnd.randrange(0, 32)) for _ in range(3)), "é" * rnd.randrange(1, 5),
+        "a" * rnd.choice([1, 100, 10000, 200000]), "\u202e\u0000\ufeff",
+    ])
+
+
+def nested(rnd, depth):
+    opens = [rnd.choice(["[", "{k: "]) for _ in range(depth)]
+    return "".join(opens) + scalar(rnd) + "".join("]" if o == "[" else "}" for o in reversed(opens))
+
+
+def front(rnd):
+    lines = []
+    if rnd.random() < 0.9:
+        lines.append("date: " + rnd.choice(["2026-11-21T10:00:00+01:00", "2026-11-21", scalar(rnd), "[1, 2]"]))
+    keys = ["title", "tags", "mood", "codes", "template", "energy", "f", "a"]
+    for _ in range(rnd.randrange(0, 8)):
+        k = rnd.choice(keys)
+        kind = rnd.random()
+        if kind < 0.3:
+            v = scalar(rnd)
+        elif kind < 0.5:
+            v = nested(rnd, rnd.choice([2, 10, 100, 1000]))
+        elif kind < 0.6:
+            v = "&a [" + ", ".join(["x"] * 10) + "]\nb: &b [" + ", ".join(["*a"] * 10) + "]\nc: [" + ", ".join(["*b"] * 10) + "]"
+        elif kind < 0.8 and k == "codes":
+            v = "[{code: " + scalar(rnd) + ", quote: " + scalar(rnd) + ", memo: " + nested(rnd, 2) + "}]"
+        else:
+            v = "[" + ", ".join(scalar(rnd) for _ in range(rnd.randrange(0, 5))) + "]"
+        lines.append(f"{k}: {v}")
+    return "\n".join(lines)
+
+
+def body(rnd):
+    return rnd.choice([
+        "text #tag\n", "> " * rnd.choice([10, 100, 5000]) + "x\n", "- " * rnd.choice([10, 1000, 3000]) + "y\n",
+        "[" * 5000 + "z" + "]" * 5000 + "\n", "*" * 10000 + "\n", "".join(chr(rnd.randrange(0, 0x250)) for _ in range(300)),
+        "```\n" + "x\n" * 1000, "| a |\n|---|\n" + "| b |\n" * 2000, "",
+    ])
+
+
+def run(binary, env, args, problems, peaks):
+    try:
+        p = subprocess.run([binary, *args], capture_output=True, env=env, timeout=HANG, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        problems.append(f"hang over {HANG} s: {' '.join(args)}")
+        return
+    peaks.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)  # the largest child so far
+    if p.returncode < 0 or p.returncode > 2:
+        problems.append(f"crash (exit {p.returncode}): {' '.join(args)}: {p.stderr[-300:]!r}")
+
+
+def fuzz(binary, tmp, count, seed=1, batch=500):
+    """Writes `count` generated entries; returns (problems, peak MB)."""
+    rnd = random.Random(seed)
+    tmp = pathlib.Path(tmp)
+    home = tmp / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.org\n")
+    d = tmp / "diary"
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
+           "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
+           "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run([binary, "init", str(d)], check=True, capture_output=True, env=env)
+    problems, peaks = [], []
+    for start in range(0, count, batch):
+        folder = d / "entries/2026" / ("%02d" % (1 + (start // batch) % 12))
+        folder.mkdir(parents=True, exist_ok=True)
+        names = []
+        for i in range(start, min(start + batch, count)):
+            name = f"2026-11-21-{i % 10000:04d}-f{i}"
+            names.append(name)
+            (folder / (name + ".md")).write_bytes(("---\n" + front(rnd) + "\n---\n" + body(rnd)).encode("utf-8", "surrogatepass"))
+        for args in (["check"], ["ls"], ["ls", "--where", "f~(a+)+$"], *[["show", n] for n in rnd.sample(names, 3)]):
+            run(binary, env, args, problems, peaks)
+    return problems, max(peaks, default=0)
+
+
+def main():
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    binary = os.environ.get("DAYBOOK_BIN") or str(ROOT / ".build/debug/daybook")
+    with tempfile.TemporaryDirectory() as tmp:
+        problems, peak = fuzz(binary, tmp, count)
+    print(f"{count} generated entries: {len(problems)} crashes or hangs; peak memory {peak:.0f} MB (budget {BUDGET_MB})")
+    for p in problems[:20]:
+        print("  " + p)
+    sys.exit(1 if problems or peak > BUDGET_MB else 0)
+
+
+if __name__ == "__main__":
+    main()
