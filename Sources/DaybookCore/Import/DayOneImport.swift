@@ -14,26 +14,31 @@ public struct DayOneImport: ImportFormat {
         let batch = ImportBatch()
         var journals: [URL] = []
         var photos: URL?
+        // The export being read: the unpacked archive, or the folder the journal is in.
+        let root: URL
         if url.pathExtension.lowercased() == "zip" {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-import-\(UUID().uuidString)")
             batch.temporaryFolder = folder
+            root = folder
             do { try FileManager.default.unzipItem(at: url, to: folder) } catch {
                 throw DaybookError.input("cannot unpack the archive: \(error); nothing was imported", at: SourceLocation(path: url.path))
             }
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            journals = files.filter { $0.pathExtension.lowercased() == "json" && !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+            journals = try files.filter { $0.pathExtension.lowercased() == "json" && !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+                .compactMap { try ImportPath.checkedSource($0, root: folder, file: url.path, record: $0.lastPathComponent, field: nil) }
             photos = files.first { $0.lastPathComponent == "photos" }
             guard !journals.isEmpty else { throw DaybookError.input("the archive holds no Day One journal (.json); nothing was imported", at: SourceLocation(path: url.path)) }
         } else {
             journals = [url]
+            root = url.deletingLastPathComponent()
             let beside = url.deletingLastPathComponent().appendingPathComponent("photos")
             if FileManager.default.fileExists(atPath: beside.path) { photos = beside }
         }
-        for journal in journals { try read(journal: journal, photos: photos, diary: diary, into: batch) }
+        for journal in journals { try read(journal: journal, photos: photos, root: root, diary: diary, into: batch) }
         return batch
     }
 
-    func read(journal: URL, photos: URL?, diary: Diary, into batch: ImportBatch) throws {
+    func read(journal: URL, photos: URL?, root: URL, diary: Diary, into batch: ImportBatch) throws {
         for r in try JSONRecord.entries(in: journal, of: "Day One") {
             let created = try r.requiredString("creationDate")
             guard let utc = LocalDateTime.parse(created, timeZone: TimeZone(identifier: "UTC") ?? diary.config.timeZone) else {
@@ -51,27 +56,34 @@ public struct DayOneImport: ImportFormat {
             if let loc = try r.object("location") { draft.fields.append(("location", DayOneImport.location(loc))) }
             if let w = try r.object("weather") { draft.fields.append(("weather", DayOneImport.weather(w))) }
             var item = ImportedEntry(draft: draft, record: "\(journal.lastPathComponent) \(r.name)")
-            try attachPhotos(r, photos: photos, to: &item, batch: batch)
+            try attachPhotos(r, photos: photos, root: root, to: &item, batch: batch)
             batch.entries.append(item)
         }
     }
 
     /// Photos become attachments named `<md5>.<type>`; the body's `dayone-moment://ID` links point at them.
-    func attachPhotos(_ r: JSONRecord, photos: URL?, to item: inout ImportedEntry, batch: ImportBatch) throws {
+    /// Each name is one path component and each photo resolves inside the export (`ImportPath`), or nothing is imported.
+    func attachPhotos(_ r: JSONRecord, photos: URL?, root: URL, to item: inout ImportedEntry, batch: ImportBatch) throws {
         guard let v = r["photos"] else { return }
         guard case let .array(list) = v else { throw r.fail("photos", "must be a list") }
         var links: [(identifier: String, name: String)] = []
         for (k, p) in list.enumerated() {
             let photo = try JSONRecord(p, file: r.file, name: "\(r.name).photos[\(k)]")
             guard let md5 = try photo.string("md5") else { continue }
+            try ImportPath.component(md5, file: r.file, record: photo.name, field: "md5")
             let type = try photo.string("type") ?? "jpeg"
+            try ImportPath.component(type, file: r.file, record: photo.name, field: "type")
+            let identifier = try photo.string("identifier")
+            if let identifier { try ImportPath.component(identifier, file: r.file, record: photo.name, field: "identifier") }
             let name = md5 + "." + type
-            guard let folder = photos, FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) else {
+            guard let folder = photos,
+                  let source = try ImportPath.checkedSource(folder.appendingPathComponent(name), root: root, file: r.file, record: photo.name, field: "md5")
+            else {
                 batch.warnings.append(Diagnostic(.warning, "\(r.name): the photo \(name) is not in the export; its link is kept as it was", at: SourceLocation(path: r.file)))
                 continue
             }
-            item.attachments.append((name, folder.appendingPathComponent(name)))
-            if let identifier = try photo.string("identifier") { links.append((identifier, name)) }
+            item.attachments.append((name, source))
+            if let identifier { links.append((identifier, name)) }
         }
         guard !item.attachments.isEmpty else { return }
         let body = item.draft.body

@@ -44,6 +44,8 @@ public struct JSONLinesImport: ImportFormat {
             d.mood = mood
         }
         d.template = try r.string("template")
+        // A template's name becomes a path (templates/NAME.md) when the entry is read.
+        if let name = d.template { try ImportPath.component(name, file: r.file, record: r.name, field: "template", line: r.line) }
         for (key, value) in try r.object("fields") ?? [] {
             guard !key.isEmpty, !["date", "title", "tags", "mood", "template", "codes"].contains(key) else {
                 throw r.fail("fields", "`\(key)` cannot be a field of its own")

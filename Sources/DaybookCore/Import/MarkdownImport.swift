@@ -19,7 +19,9 @@ public struct MarkdownImport: ImportFormat {
         if isDir.boolValue {
             let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
             while let f = walker?.nextObject() as? URL {
-                if ["md", "markdown"].contains(f.pathExtension.lowercased()) { files.append(f) }
+                guard ["md", "markdown"].contains(f.pathExtension.lowercased()) else { continue }
+                // A link in the folder that leads out of it stops the import: it reads only the folder's own files.
+                if try ImportPath.checkedSource(f, root: url, file: f.path, record: f.lastPathComponent, field: nil) != nil { files.append(f) }
             }
         } else {
             files = [url]
@@ -84,7 +86,10 @@ public struct MarkdownImport: ImportFormat {
                 throw fail("must be a whole number from \(diary.config.moodMin) to \(diary.config.moodMax)")
             }
             d.mood = m
-        case "template": d.template = value.stringValue
+        case "template":
+            // A template's name becomes a path (templates/NAME.md) when the entry is read.
+            if let name = value.stringValue { try ImportPath.component(name, file: path, record: "the front matter", field: key) }
+            d.template = value.stringValue
         default: d.fields.append((key, value))
         }
     }
