@@ -81,6 +81,7 @@ final class ImportCommandTests: CLITestCase {
         starred: true
         location: {name: Lake, lat: 47.1, lon: 13.2}
         weather: {conditions: Sunny, temperature_c: 21}
+        uuid: A1
         ---
         # Trip
 

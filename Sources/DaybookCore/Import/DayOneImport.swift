@@ -55,7 +55,13 @@ public struct DayOneImport: ImportFormat {
             if try r.bool("starred") == true { draft.fields.append(("starred", .bool(true))) }
             if let loc = try r.object("location") { draft.fields.append(("location", DayOneImport.location(loc))) }
             if let w = try r.object("weather") { draft.fields.append(("weather", DayOneImport.weather(w))) }
+            if let device = DayOneImport.device(r) { draft.fields.append(("device", device)) }
+            if let modified = try r.string("modifiedDate") { draft.fields.append(("modified", .string(modified))) }
+            if let uuid = try r.string("uuid") { draft.fields.append(("uuid", .string(uuid))) }
             var item = ImportedEntry(draft: draft, record: "\(journal.lastPathComponent) \(r.name)")
+            // Day One's own id: the same record imported again (the .json after the .zip, whose
+            // photo links differ) is recognised by it.
+            if r["uuid"] != nil { item.idField = "uuid" }
             try attachPhotos(r, photos: photos, root: root, to: &item, batch: batch)
             batch.entries.append(item)
         }
@@ -109,14 +115,43 @@ public struct DayOneImport: ImportFormat {
         return .object(out)
     }
 
+    /// Every weather key Day One wrote: the common four under short names first, the others
+    /// (`weatherCode`, `pressureMB`, `moonPhase`, `sunriseDate`, …) in snake case, in their order.
     static func weather(_ pairs: [(String, JSONValue)]) -> JSONValue {
         let map = Dictionary(pairs, uniquingKeysWith: { a, _ in a })
+        let named = [("conditionsDescription", "conditions"), ("temperatureCelsius", "temperature_c"),
+                     ("relativeHumidity", "humidity"), ("windSpeedKPH", "wind_kph")]
         var out: [(String, JSONValue)] = []
-        for (key, label) in [("conditionsDescription", "conditions"), ("temperatureCelsius", "temperature_c"),
-                          ("relativeHumidity", "humidity"), ("windSpeedKPH", "wind_kph")] {
+        for (key, label) in named {
             if let v = map[key] { out.append((label, v)) }
         }
+        for (key, value) in pairs where !named.contains(where: { $0.0 == key }) && value != .null {
+            out.append((snakeCase(key), value))
+        }
         return .object(out)
+    }
+
+    /// The device the entry was written on: `{name, model, type, os}` with what the record has.
+    static func device(_ r: JSONRecord) -> JSONValue? {
+        var out: [(String, JSONValue)] = []
+        for (key, label) in [("creationDevice", "name"), ("creationDeviceModel", "model"), ("creationDeviceType", "type")] {
+            if let v = r[key] { out.append((label, v)) }
+        }
+        let os = [r["creationOSName"]?.stringValue, r["creationOSVersion"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+        if !os.isEmpty { out.append(("os", .string(os))) }
+        return out.isEmpty ? nil : .object(out)
+    }
+
+    /// `pressureMB` → `pressure_mb`, `moonPhaseCode` → `moon_phase_code`.
+    static func snakeCase(_ key: String) -> String {
+        var out = ""
+        var previousLower = false
+        for c in key {
+            if c.isUppercase, previousLower { out += "_" }
+            out += c.lowercased()
+            previousLower = c.isLowercase || c.isNumber
+        }
+        return out
     }
 
     /// Day One escapes Markdown punctuation (`lake\.`, `\-`, `\(`). An escape is dropped where the

@@ -28,6 +28,9 @@ public struct ImportedEntry {
     public var body: ((String) -> String)?
     /// How messages name the record (`entries[3]`, a file name, `line 12`).
     public var record: String
+    /// The front-matter field that holds the record's id in the program it came from (Day One's
+    /// `uuid`): an entry of the diary with the same value there is this record, already imported.
+    public var idField: String?
 
     public init(draft: EntryDraft, record: String) {
         self.draft = draft
