@@ -98,3 +98,23 @@ def test_strict_stops_at_the_first_broken_file(diary, tmp_path):
     assert r.rc == 2 and re.search(r"2024-03-11\.md:\d+:\d+: error: invalid YAML", r.err), r
     assert diary.entries() == []
     assert diary.commits() == 1
+
+
+def test_mood_is_checked_on_its_templates_scale(diary, tmp_path):
+    """An emotion entry's mood 8 is on 1-10 (its template's scale), not off the diary's 1-5."""
+    root = vault(tmp_path, {"2024-03-10.md": "---\ntemplate: emotion\nmood: 8\n---\nA hard day.\n"})
+    r = diary.run("import", "markdown", root, "--strict")
+    assert r.rc == 0, r
+    [entry] = diary.entries()
+    assert "mood: 8" in front(entry)
+    bad = vault(tmp_path / "b", {"2024-03-11.md": "---\nmood: 8\n---\nNo template.\n"})
+    r = diary.run("import", "markdown", bad, "--strict")
+    assert r.rc == 2 and "mood" in r.err and "1–5" in r.err, r
+    jl = tmp_path / "e.jsonl"
+    jl.write_text('{"date": "2024-03-12T09:00:00+01:00", "body": "x\\n", "template": "emotion", "mood": 8}\n'
+                  '{"date": "2024-03-13T09:00:00+01:00", "body": "y\\n", "template": "emotion", "mood": 11}\n')
+    r = diary.run("import", "jsonl", jl)
+    assert r.rc == 2 and "line 2" in r.err and "1–10" in r.err, r
+    jl.write_text(jl.read_text().splitlines()[0] + "\n")
+    diary.ok("import", "jsonl", jl)
+    assert len(diary.entries()) == 2

@@ -70,6 +70,7 @@ public struct MarkdownImport: ImportFormat {
                 }
             }
         }
+        try MoodImport.check(draft, diary: diary) { malformed(path, "the front matter", "mood", $0) }
         draft.body = body
         let (named, rest) = MarkdownImport.dateInName(file.deletingPathExtension().lastPathComponent, timeZone: diary.config.timeZone)
         if draft.title == nil, !rest.isEmpty { draft.title = rest }
@@ -139,9 +140,8 @@ public struct MarkdownImport: ImportFormat {
                 d.tags.append(t)
             }
         case "mood":
-            guard case let .int(m) = value, m >= diary.config.moodMin, m <= diary.config.moodMax else {
-                throw fail("must be a whole number from \(diary.config.moodMin) to \(diary.config.moodMax)")
-            }
+            // Checked against its scale once the template is known (MoodImport.check).
+            guard case let .int(m) = value else { throw fail("must be a whole number") }
             d.mood = m
         case "template": d.template = value.stringValue
         default: d.fields.append((key, value))
