@@ -23,10 +23,18 @@ struct InkMLTrace {
     }
 
     /// The decoded points: `regular` values each (NaN where unknown); values past them
-    /// (intermittent channels) are dropped. A point with more values than the trace format has
-    /// channels (`regular` + `intermittent`) is refused: the grammar has no place for them, and
-    /// reading on would lose points silently (`0 0'3'4` is one point of four values, not two points).
-    static func decode(_ text: String, regular: Int, intermittent: Int = 0) throws -> [[Double]] {
+    /// (intermittent channels) are dropped. A point with more values than a declared trace format
+    /// has channels (`regular` + `intermittent`) is refused: the grammar has no place for them, and
+    /// reading on would lose points silently (`0 0'3'4` is one point of four values, not two
+    /// points). Under the default format (X Y, `declared` false) a plain extra value is an
+    /// undeclared channel, dropped and counted in `undeclared`; a difference-encoded one (`'3`)
+    /// can only be a point missing its comma, and is refused.
+    static func decode(_ text: String, regular: Int, intermittent: Int = 0, declared: Bool = true) throws -> [[Double]] {
+        var undeclared = 0
+        return try decode(text, regular: regular, intermittent: intermittent, declared: declared, undeclared: &undeclared)
+    }
+
+    static func decode(_ text: String, regular: Int, intermittent: Int, declared: Bool, undeclared: inout Int) throws -> [[Double]] {
         var states = [ChannelState](repeating: ChannelState(), count: regular)
         var points: [[Double]] = []
         let bytes = Array(text.utf8)
@@ -48,6 +56,11 @@ struct InkMLTrace {
             let k = row.count
             guard k < regular else {
                 extra += 1
+                if extra > intermittent, !declared, pending == nil || pending == .explicit {
+                    undeclared += 1
+                    pending = nil
+                    return
+                }
                 guard extra <= intermittent else {
                     throw Problem(message: "more values than the trace format's \(regular + intermittent) channel\(regular + intermittent == 1 ? "" : "s") (points are separated by commas)",
                                   point: points.count, offset: i)
