@@ -81,6 +81,7 @@ final class ImportCommandTests: CLITestCase {
         starred: true
         location: {name: Lake, lat: 47.1, lon: 13.2}
         weather: {conditions: Sunny, temperature_c: 21}
+        uuid: A1
         ---
         # Trip
 
@@ -111,9 +112,9 @@ final class ImportCommandTests: CLITestCase {
         let w = try ok("import", "markdown", sources.appendingPathComponent("vault").path)
         XCTAssertTrue(w.err.contains("random.md: no date in the front matter or the file name"), w.err)
         XCTAssertEqual(try entryTexts(), [
-            "---\ndate: 2023-07-01T12:00:00+02:00\n---\nUndated\n",
+            "---\ntitle: random\ndate: 2023-07-01T12:00:00+02:00\n---\nUndated\n",
             "---\ndate: 2024-01-05T00:00:00+01:00\n---\nDaily note\n",
-            "---\ndate: 2024-02-03T08:15:00+01:00\ntags: [work]\nproject: alpha\n---\nA note #inline\n",
+            "---\ntitle: note\ndate: 2024-02-03T08:15:00+01:00\ntags: [work]\nproject: alpha\n---\nA note #inline\n",
         ])
     }
 

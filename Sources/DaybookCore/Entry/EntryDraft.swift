@@ -142,9 +142,10 @@ public struct EntryDraft: Sendable {
         if let mood { lines.append("mood: \(mood)") }
         if let template { lines.append("template: " + YAMLWriter.scalar(template)) }
         for (k, v) in fields { lines.append(k + ": " + YAMLWriter.value(v)) }
-        var body = self.body
+        // Line endings first: "\r\n" is one Character, so a CRLF body does not end in "\n" and
+        // would gain a blank line.
+        var body = self.body.replacingOccurrences(of: "\r\n", with: "\n")
         if !body.hasSuffix("\n") { body += "\n" }
-        body = body.replacingOccurrences(of: "\r\n", with: "\n")
         return EntryText(frontMatter: lines, body: body).text
     }
 }

@@ -14,26 +14,31 @@ public struct DayOneImport: ImportFormat {
         let batch = ImportBatch()
         var journals: [URL] = []
         var photos: URL?
+        // The export being read: the unpacked archive, or the folder the journal is in.
+        let root: URL
         if url.pathExtension.lowercased() == "zip" {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-import-\(UUID().uuidString)")
             batch.temporaryFolder = folder
+            root = folder
             do { try FileManager.default.unzipItem(at: url, to: folder) } catch {
                 throw DaybookError.input("cannot unpack the archive: \(error); nothing was imported", at: SourceLocation(path: url.path))
             }
             let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            journals = files.filter { $0.pathExtension.lowercased() == "json" && !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+            journals = try files.filter { $0.pathExtension.lowercased() == "json" && !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+                .compactMap { try ImportPath.checkedSource($0, root: folder, file: url.path, record: $0.lastPathComponent, field: nil) }
             photos = files.first { $0.lastPathComponent == "photos" }
             guard !journals.isEmpty else { throw DaybookError.input("the archive holds no Day One journal (.json); nothing was imported", at: SourceLocation(path: url.path)) }
         } else {
             journals = [url]
+            root = url.deletingLastPathComponent()
             let beside = url.deletingLastPathComponent().appendingPathComponent("photos")
             if FileManager.default.fileExists(atPath: beside.path) { photos = beside }
         }
-        for journal in journals { try read(journal: journal, photos: photos, diary: diary, into: batch) }
+        for journal in journals { try read(journal: journal, photos: photos, root: root, diary: diary, into: batch) }
         return batch
     }
 
-    func read(journal: URL, photos: URL?, diary: Diary, into batch: ImportBatch) throws {
+    func read(journal: URL, photos: URL?, root: URL, diary: Diary, into batch: ImportBatch) throws {
         for r in try JSONRecord.entries(in: journal, of: "Day One") {
             let created = try r.requiredString("creationDate")
             guard let utc = LocalDateTime.parse(created, timeZone: TimeZone(identifier: "UTC") ?? diary.config.timeZone) else {
@@ -50,28 +55,41 @@ public struct DayOneImport: ImportFormat {
             if try r.bool("starred") == true { draft.fields.append(("starred", .bool(true))) }
             if let loc = try r.object("location") { draft.fields.append(("location", DayOneImport.location(loc))) }
             if let w = try r.object("weather") { draft.fields.append(("weather", DayOneImport.weather(w))) }
+            if let device = DayOneImport.device(r) { draft.fields.append(("device", device)) }
+            if let modified = try r.string("modifiedDate") { draft.fields.append(("modified", .string(modified))) }
+            if let uuid = try r.string("uuid") { draft.fields.append(("uuid", .string(uuid))) }
             var item = ImportedEntry(draft: draft, record: "\(journal.lastPathComponent) \(r.name)")
-            try attachPhotos(r, photos: photos, to: &item, batch: batch)
+            // Day One's own id: the same record imported again (the .json after the .zip, whose
+            // photo links differ) is recognised by it.
+            if r["uuid"] != nil { item.idField = "uuid" }
+            try attachPhotos(r, photos: photos, root: root, to: &item, batch: batch)
             batch.entries.append(item)
         }
     }
 
     /// Photos become attachments named `<md5>.<type>`; the body's `dayone-moment://ID` links point at them.
-    func attachPhotos(_ r: JSONRecord, photos: URL?, to item: inout ImportedEntry, batch: ImportBatch) throws {
+    /// Each name is one path component and each photo resolves inside the export (`ImportPath`), or nothing is imported.
+    func attachPhotos(_ r: JSONRecord, photos: URL?, root: URL, to item: inout ImportedEntry, batch: ImportBatch) throws {
         guard let v = r["photos"] else { return }
         guard case let .array(list) = v else { throw r.fail("photos", "must be a list") }
         var links: [(identifier: String, name: String)] = []
         for (k, p) in list.enumerated() {
             let photo = try JSONRecord(p, file: r.file, name: "\(r.name).photos[\(k)]")
             guard let md5 = try photo.string("md5") else { continue }
+            try ImportPath.component(md5, file: r.file, record: photo.name, field: "md5")
             let type = try photo.string("type") ?? "jpeg"
+            try ImportPath.component(type, file: r.file, record: photo.name, field: "type")
+            let identifier = try photo.string("identifier")
+            if let identifier { try ImportPath.component(identifier, file: r.file, record: photo.name, field: "identifier") }
             let name = md5 + "." + type
-            guard let folder = photos, FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) else {
+            guard let folder = photos,
+                  let source = try ImportPath.checkedSource(folder.appendingPathComponent(name), root: root, file: r.file, record: photo.name, field: "md5")
+            else {
                 batch.warnings.append(Diagnostic(.warning, "\(r.name): the photo \(name) is not in the export; its link is kept as it was", at: SourceLocation(path: r.file)))
                 continue
             }
-            item.attachments.append((name, folder.appendingPathComponent(name)))
-            if let identifier = try photo.string("identifier") { links.append((identifier, name)) }
+            item.attachments.append((name, source))
+            if let identifier { links.append((identifier, name)) }
         }
         guard !item.attachments.isEmpty else { return }
         let body = item.draft.body
@@ -97,14 +115,43 @@ public struct DayOneImport: ImportFormat {
         return .object(out)
     }
 
+    /// Every weather key Day One wrote: the common four under short names first, the others
+    /// (`weatherCode`, `pressureMB`, `moonPhase`, `sunriseDate`, …) in snake case, in their order.
     static func weather(_ pairs: [(String, JSONValue)]) -> JSONValue {
         let map = Dictionary(pairs, uniquingKeysWith: { a, _ in a })
+        let named = [("conditionsDescription", "conditions"), ("temperatureCelsius", "temperature_c"),
+                     ("relativeHumidity", "humidity"), ("windSpeedKPH", "wind_kph")]
         var out: [(String, JSONValue)] = []
-        for (key, label) in [("conditionsDescription", "conditions"), ("temperatureCelsius", "temperature_c"),
-                          ("relativeHumidity", "humidity"), ("windSpeedKPH", "wind_kph")] {
+        for (key, label) in named {
             if let v = map[key] { out.append((label, v)) }
         }
+        for (key, value) in pairs where !named.contains(where: { $0.0 == key }) && value != .null {
+            out.append((snakeCase(key), value))
+        }
         return .object(out)
+    }
+
+    /// The device the entry was written on: `{name, model, type, os}` with what the record has.
+    static func device(_ r: JSONRecord) -> JSONValue? {
+        var out: [(String, JSONValue)] = []
+        for (key, label) in [("creationDevice", "name"), ("creationDeviceModel", "model"), ("creationDeviceType", "type")] {
+            if let v = r[key] { out.append((label, v)) }
+        }
+        let os = [r["creationOSName"]?.stringValue, r["creationOSVersion"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+        if !os.isEmpty { out.append(("os", .string(os))) }
+        return out.isEmpty ? nil : .object(out)
+    }
+
+    /// `pressureMB` → `pressure_mb`, `moonPhaseCode` → `moon_phase_code`.
+    static func snakeCase(_ key: String) -> String {
+        var out = ""
+        var previousLower = false
+        for c in key {
+            if c.isUppercase, previousLower { out += "_" }
+            out += c.lowercased()
+            previousLower = c.isLowercase || c.isNumber
+        }
+        return out
     }
 
     /// Day One escapes Markdown punctuation (`lake\.`, `\-`, `\(`). An escape is dropped where the

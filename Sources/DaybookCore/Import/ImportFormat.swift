@@ -9,6 +9,14 @@ public protocol ImportFormat {
     /// Reads every record at `url`. Malformed input throws an error naming the record and the
     /// field, before anything is written.
     func read(_ url: URL, diary: Diary) throws -> ImportBatch
+    /// The same; with `strict` false a format that can skip a record it cannot read (a folder's
+    /// file) does so with a warning instead of stopping.
+    func read(_ url: URL, diary: Diary, strict: Bool) throws -> ImportBatch
+}
+
+extension ImportFormat {
+    /// A format whose records come from one file stops at the first it cannot read, strict or not.
+    public func read(_ url: URL, diary: Diary, strict: Bool) throws -> ImportBatch { try read(url, diary: diary) }
 }
 
 /// One entry to create.
@@ -20,6 +28,9 @@ public struct ImportedEntry {
     public var body: ((String) -> String)?
     /// How messages name the record (`entries[3]`, a file name, `line 12`).
     public var record: String
+    /// The front-matter field that holds the record's id in the program it came from (Day One's
+    /// `uuid`): an entry of the diary with the same value there is this record, already imported.
+    public var idField: String?
 
     public init(draft: EntryDraft, record: String) {
         self.draft = draft

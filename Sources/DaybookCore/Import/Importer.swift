@@ -3,7 +3,8 @@ import Foundation
 
 public struct ImportPlan {
     public var entries: [ImportedEntry]
-    /// Records skipped because an entry with the same date and body exists (or came earlier in the batch).
+    /// Records skipped because an entry with the same date and body exists (or came earlier in the
+    /// batch), or one with the same id from the program it came from (`ImportedEntry.idField`).
     public var duplicates: Int
 }
 
@@ -21,7 +22,22 @@ public enum Importer {
         var seen = Set<String>()
         var out: [ImportedEntry] = []
         var duplicates = 0
+        // Ids from the program the records came from (Day One's uuid), of the entries already there:
+        // read only when the batch carries such ids.
+        var seenIDs = Set<String>()
+        let idFields = Set(batch.entries.compactMap(\.idField))
+        if !idFields.isEmpty {
+            for k in 0..<snapshot.count {
+                let e = snapshot.entry(k, parts: .fields)
+                for f in idFields { if let v = e.field(f)?.stringValue { seenIDs.insert(f + "\n" + v) } }
+            }
+        }
         for item in batch.entries {
+            if let f = item.idField, let v = item.draft.fields.first(where: { $0.0 == f })?.1.stringValue,
+               !seenIDs.insert(f + "\n" + v).inserted {
+                duplicates += 1
+                continue
+            }
             let moment = item.draft.date.wallSeconds - item.draft.date.offset
             for k in atMoment.removeValue(forKey: moment) ?? [] {
                 let e = snapshot.entry(k, parts: [])

@@ -37,13 +37,11 @@ public struct JSONLinesImport: ImportFormat {
             guard Tag.isValid(Tag.normalize(t)) else { throw r.fail("tags", "`\(t)` is not a tag: use letters, digits, _, - and /") }
             d.tags.append(t)
         }
-        if let mood = try r.int("mood") {
-            guard mood >= diary.config.moodMin && mood <= diary.config.moodMax else {
-                throw r.fail("mood", "\(mood) is off the diary's scale \(diary.config.moodMin)–\(diary.config.moodMax)")
-            }
-            d.mood = mood
-        }
         d.template = try r.string("template")
+        // A template's name becomes a path (templates/NAME.md) when the entry is read.
+        if let name = d.template { try ImportPath.component(name, file: r.file, record: r.name, field: "template", line: r.line) }
+        d.mood = try r.int("mood")
+        try MoodImport.check(d, diary: diary) { r.fail("mood", $0) }
         for (key, value) in try r.object("fields") ?? [] {
             guard !key.isEmpty, !["date", "title", "tags", "mood", "template", "codes"].contains(key) else {
                 throw r.fail("fields", "`\(key)` cannot be a field of its own")

@@ -17,6 +17,10 @@ public struct InkMLReader {
     /// What a trace is drawn with: InkML's context, reduced to what daybook keeps.
     struct Context {
         var channels: [Channel] = [Channel(name: "X"), Channel(name: "Y")]
+        /// How many intermittent channels the trace format declares: values a point may have past its regular ones.
+        var intermittent = 0
+        /// Whether a <traceFormat> gave the channels (else the default X Y, which tolerates plain extra values).
+        var declared = false
         var brush: [String: String] = [:]
         /// The timestamp's own text when it has one, its instant in milliseconds, and the UTC
         /// offset (seconds) a computed start is written in.
@@ -77,7 +81,7 @@ public struct InkMLReader {
                     try walk(child, context: group)
                 case "trace": try trace(child, context: current)
                 // Drafts before the Recommendation put these straight into <ink>.
-                case "traceFormat": current.channels = try traceFormat(child)
+                case "traceFormat": (current.channels, current.intermittent) = try traceFormat(child); current.declared = true
                 case "brush": current.brush = try brush(child, depth: 0)
                 default: break // definitions are looked up by id; annotations and traceViews carry no strokes
                 }
@@ -88,15 +92,15 @@ public struct InkMLReader {
             guard depth < 32 else { throw DaybookError.input("contexts refer to each other in a loop", at: loc(e)) }
             var c = base
             if let ref = try lookup(e.attributes["contextRef"], e) { c = try resolveContext(ref, base: Context(), depth: depth + 1) }
-            if let f = try lookup(e.attributes["traceFormatRef"], e) { c.channels = try traceFormat(f) }
-            if let s = try lookup(e.attributes["inkSourceRef"], e), let f = s.child("traceFormat") { c.channels = try traceFormat(f) }
+            if let f = try lookup(e.attributes["traceFormatRef"], e) { (c.channels, c.intermittent) = try traceFormat(f); c.declared = true }
+            if let s = try lookup(e.attributes["inkSourceRef"], e), let f = s.child("traceFormat") { (c.channels, c.intermittent) = try traceFormat(f); c.declared = true }
             if let b = try lookup(e.attributes["brushRef"], e), !attributesOnly { c.brush = try brush(b, depth: 0) }
             if let t = try lookup(e.attributes["timestampRef"], e) { try timestamp(t, into: &c, depth: 0) }
             if attributesOnly { return c }
             for child in e.children {
                 switch child.name {
-                case "traceFormat": c.channels = try traceFormat(child)
-                case "inkSource": if let f = child.child("traceFormat") { c.channels = try traceFormat(f) }
+                case "traceFormat": (c.channels, c.intermittent) = try traceFormat(child); c.declared = true
+                case "inkSource": if let f = child.child("traceFormat") { (c.channels, c.intermittent) = try traceFormat(f); c.declared = true }
                 case "brush": c.brush = try brush(child, depth: 0)
                 case "timestamp": try timestamp(child, into: &c, depth: 0)
                 default: break
@@ -105,12 +109,15 @@ public struct InkMLReader {
             return c
         }
 
-        mutating func traceFormat(_ e: InkMLElement) throws -> [Channel] {
+        /// The regular channels, and how many intermittent ones follow them.
+        mutating func traceFormat(_ e: InkMLElement) throws -> ([Channel], Int) {
             if let ref = try lookup(e.attributes["href"], e), ref !== e { return try traceFormat(ref) }
             var out: [Channel] = []
+            var intermittent = 0
             for c in e.children {
                 if c.name == "intermittentChannels" {
                     warn("intermittent", "intermittent channels are not kept", c)
+                    intermittent += c.children("channel").count
                     continue
                 }
                 guard c.name == "channel" else { continue }
@@ -124,7 +131,7 @@ public struct InkMLReader {
             guard out.contains(where: { $0.name == "X" }), out.contains(where: { $0.name == "Y" }) else {
                 throw DaybookError.input("a <traceFormat> needs channels X and Y", at: loc(e))
             }
-            return out
+            return (out, intermittent)
         }
 
         mutating func brush(_ e: InkMLElement, depth: Int) throws -> [String: String] {
@@ -165,9 +172,14 @@ public struct InkMLReader {
             if let ref = try lookup(e.attributes["contextRef"], e) { context = try resolveContext(ref, base: Context(), depth: 0) }
             if let b = try lookup(e.attributes["brushRef"], e) { context.brush = try brush(b, depth: 0) }
             let rows: [[Double]]
-            do { rows = try InkMLTrace.decode(e.text, regular: context.channels.count) } catch let p as InkMLTrace.Problem {
-                throw DaybookError.input("<trace> point \(p.point + 1): \(p.message)", at: loc(e))
+            var undeclared = 0
+            do {
+                rows = try InkMLTrace.decode(e.text, regular: context.channels.count, intermittent: context.intermittent,
+                                             declared: context.declared, undeclared: &undeclared)
+            } catch let p as InkMLTrace.Problem {
+                throw DaybookError.input("<trace> point \(p.point + 1)\(p.offset.map { ", character \($0 + 1) of its text" } ?? ""): \(p.message)", at: loc(e))
             }
+            if undeclared > 0 { warn("undeclared", "values past X and Y with no <traceFormat> declaring their channels are left out", e) }
             var (stroke, dropped) = InkMLReader.stroke(rows, channels: context.channels)
             if dropped > 0 { warn("dropped \(e.line)", "\(dropped) point\(dropped == 1 ? "" : "s") without a known X and Y left out", e) }
             guard stroke.points.count > 0 else { warn("empty \(e.line)", "a <trace> without points is skipped", e); return }

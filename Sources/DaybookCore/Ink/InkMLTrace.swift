@@ -10,6 +10,8 @@ struct InkMLTrace {
     struct Problem: Error {
         var message: String
         var point: Int
+        /// Where in the trace's text (UTF-8 bytes from 0), when known.
+        var offset: Int? = nil
     }
 
     private enum Mode { case explicit, first, second }
@@ -21,13 +23,25 @@ struct InkMLTrace {
     }
 
     /// The decoded points: `regular` values each (NaN where unknown); values past them
-    /// (intermittent channels) are dropped.
-    static func decode(_ text: String, regular: Int) throws -> [[Double]] {
+    /// (intermittent channels) are dropped. A point with more values than a declared trace format
+    /// has channels (`regular` + `intermittent`) is refused: the grammar has no place for them, and
+    /// reading on would lose points silently (`0 0'3'4` is one point of four values, not two
+    /// points). Under the default format (X Y, `declared` false) a plain extra value is an
+    /// undeclared channel, dropped and counted in `undeclared`; a difference-encoded one (`'3`)
+    /// can only be a point missing its comma, and is refused.
+    static func decode(_ text: String, regular: Int, intermittent: Int = 0, declared: Bool = true) throws -> [[Double]] {
+        var undeclared = 0
+        return try decode(text, regular: regular, intermittent: intermittent, declared: declared, undeclared: &undeclared)
+    }
+
+    static func decode(_ text: String, regular: Int, intermittent: Int, declared: Bool, undeclared: inout Int) throws -> [[Double]] {
         var states = [ChannelState](repeating: ChannelState(), count: regular)
         var points: [[Double]] = []
         let bytes = Array(text.utf8)
         var i = 0
         var row: [Double] = []
+        /// Values of the point being read past the regular channels.
+        var extra = 0
         var pending: Mode?
         func finishPoint() {
             if !row.isEmpty || pending != nil {
@@ -35,11 +49,25 @@ struct InkMLTrace {
                 points.append(Array(row.prefix(regular)))
             }
             row.removeAll(keepingCapacity: true)
+            extra = 0
             pending = nil
         }
-        func store(_ raw: Double?, repeatLast: Bool = false) {
+        func store(_ raw: Double?, repeatLast: Bool = false) throws {
             let k = row.count
-            guard k < regular else { row.append(.nan); pending = nil; return }
+            guard k < regular else {
+                extra += 1
+                if extra > intermittent, !declared, pending == nil || pending == .explicit {
+                    undeclared += 1
+                    pending = nil
+                    return
+                }
+                guard extra <= intermittent else {
+                    throw Problem(message: "more values than the trace format's \(regular + intermittent) channel\(regular + intermittent == 1 ? "" : "s") (points are separated by commas)",
+                                  point: points.count, offset: i)
+                }
+                pending = nil
+                return
+            }
             var s = states[k]
             if let p = pending { s.mode = p }
             pending = nil
@@ -66,17 +94,17 @@ struct InkMLTrace {
             case UInt8(ascii: "!"): pending = .explicit; i += 1
             case UInt8(ascii: "'"): pending = .first; i += 1
             case UInt8(ascii: "\""): pending = .second; i += 1
-            case UInt8(ascii: "?"): store(nil); i += 1
-            case UInt8(ascii: "*"): store(nil, repeatLast: true); i += 1
-            case UInt8(ascii: "T"): store(1); i += 1
-            case UInt8(ascii: "F"): store(0); i += 1
+            case UInt8(ascii: "?"): try store(nil); i += 1
+            case UInt8(ascii: "*"): try store(nil, repeatLast: true); i += 1
+            case UInt8(ascii: "T"): try store(1); i += 1
+            case UInt8(ascii: "F"): try store(0); i += 1
             case UInt8(ascii: "#"):
                 var j = i + 1
                 while j < bytes.count, Character(Unicode.Scalar(bytes[j])).isHexDigit { j += 1 }
                 guard j > i + 1, let v = Int(String(decoding: bytes[(i + 1)..<j], as: UTF8.self), radix: 16) else {
                     throw Problem(message: "`#` must be followed by hexadecimal digits", point: points.count)
                 }
-                store(Double(v)); i = j
+                try store(Double(v)); i = j
             case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), 0x30...0x39:
                 var j = i
                 if c == UInt8(ascii: "-") || c == UInt8(ascii: "+") { j += 1 }
@@ -97,7 +125,7 @@ struct InkMLTrace {
                 guard digits, let v = Double(String(decoding: bytes[i..<j], as: UTF8.self)), v.isFinite else {
                     throw Problem(message: "`\(String(decoding: bytes[i..<min(j + 1, bytes.count)], as: UTF8.self))` is not a number", point: points.count)
                 }
-                store(v); i = j
+                try store(v); i = j
             default:
                 let ch = String(decoding: bytes[i..<min(i + 4, bytes.count)], as: UTF8.self).prefix(1)
                 throw Problem(message: "unexpected `\(ch)` (a trace holds numbers, prefixes ! ' \", ?, *, T, F and commas)", point: points.count)

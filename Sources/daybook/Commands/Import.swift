@@ -17,6 +17,8 @@ struct Import: ParsableCommand {
     var path: String
     @Flag(name: .customLong("dry-run"), help: "Say what would be imported; write nothing.")
     var dryRun = false
+    @Flag(help: "Stop at the first file that cannot be read (markdown skips it with a warning otherwise).")
+    var strict = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -32,7 +34,7 @@ struct Import: ParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw DaybookError.io("no such file or folder", at: SourceLocation(path: path))
         }
-        let batch = try type.init().read(url, diary: diary)
+        let batch = try type.init().read(url, diary: diary, strict: strict)
         Terminal.warnings(batch.warnings)
         let plan = Importer.plan(batch, diary: diary)
         let skipped = plan.duplicates == 0 ? "" : ", \(plan.duplicates) already in the diary skipped"

@@ -103,4 +103,29 @@ final class InkMLReaderTests: XCTestCase {
             XCTAssertEqual((error as? DaybookError)?.location?.line, 3)
         }
     }
+
+    /// Issue 13 item 14: points without commas (`0 0'3'4"1"1"0"0`) were read as one point of eight
+    /// values, seven dropped, exit 0. The grammar allows a value per channel: the rest is refused, with the place.
+    func testPointsWithoutCommasAreRefusedWithThePointAndCharacter() {
+        let text = "<ink>\n<trace>0 0'3'4\"1\"1\"0\"0</trace></ink>"
+        XCTAssertThrowsError(try read(text)) { error in
+            let e = error as? DaybookError
+            XCTAssertEqual(e?.location?.path, "t.inkml")
+            XCTAssertEqual(e?.location?.line, 2)
+            XCTAssertTrue(e?.message.contains("point 1, character 5 of its text") == true, e?.message ?? "\(error)")
+            XCTAssertTrue(e?.message.contains("more values than the trace format's 2 channels") == true, e?.message ?? "\(error)")
+        }
+        // The same values with commas are four points of two values each.
+        XCTAssertEqual(try read("<ink><trace>0 0, '3 '4, \"1 \"1, \"0 \"0</trace></ink>").file.strokes[0].points.count, 4)
+    }
+
+    func testDeclaredIntermittentChannelsStillTakeTheirValues() throws {
+        let text = "<ink><traceFormat><channel name=\"X\"/><channel name=\"Y\"/><intermittentChannels><channel name=\"S\"/></intermittentChannels></traceFormat>"
+            + "<trace>1 2 5, 3 4</trace></ink>"
+        let (file, _) = try read(text)
+        XCTAssertEqual(xy(file.strokes[0]), [[1, 2], [3, 4]])
+        XCTAssertThrowsError(try read(text.replacingOccurrences(of: "1 2 5,", with: "1 2 5 6,"))) { error in
+            XCTAssertTrue((error as? DaybookError)?.message.contains("3 channels") == true, "\(error)")
+        }
+    }
 }
