@@ -181,3 +181,23 @@ def test_where_regex_has_grep_s_match_limit_and_warning(diary):
     assert r.rc == 1 and "2026-11-21-1000-f.md" in r.err and "gave up" in r.err, r  # 1: nothing listed
     assert "F" not in r.out, r
     assert "F" in diary.ok("ls", "--where", "f~^A+!$").out  # still case-insensitive
+
+
+def test_a_linked_attachment_or_stroke_file_is_never_read(diary):
+    secret = diary.tmp / "secret.svg"
+    secret.write_text('<svg xmlns="http://www.w3.org/2000/svg"><title>secret words</title></svg>\n')
+    diary.ok("new", "-m", "public words", "Public")
+    entry = diary.entries()[0]
+    folder = entry.with_suffix("")
+    folder.mkdir()
+    os.symlink(secret, folder / "leak.svg")
+    os.symlink(secret, entry.with_suffix(".strokes.json"))
+    site = diary.tmp / "site"
+    diary.ok("export", "html", "-o", site)
+    for f in site.rglob("*"):
+        assert f.is_dir() or b"secret" not in f.read_bytes(), f
+    assert not any(f.is_symlink() for f in site.rglob("*"))
+    r = diary.run("show", "last", "--html")
+    assert "secret" not in r.out, r
+    r = diary.run("check")
+    assert r.rc == 1 and "leak.svg: error: a symbolic link" in r.out and ".strokes.json: error: a symbolic link" in r.out, r

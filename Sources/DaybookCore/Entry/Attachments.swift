@@ -7,6 +7,15 @@ public enum Attachments {
     /// The attachment folder of an entry file (`entries/YYYY/MM/<id>`).
     public static func folder(ofEntry rel: String) -> String { String(rel.dropLast(3)) }
 
+    /// The files in an entry's attachment folder, by name. Symbolic links are left out (never
+    /// followed: one may lead out of the diary; `check` lists them), and so is a linked folder.
+    public static func files(ofEntry rel: String, in diary: Diary) -> [String] {
+        let folder = folder(ofEntry: rel)
+        guard diary.symbolicLink(on: folder) == nil else { return [] }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: diary.url(folder).path)) ?? [])
+            .filter { !$0.hasPrefix(".") && diary.symbolicLink(on: folder + "/" + $0) == nil }.sorted()
+    }
+
     /// A file name that stays inside the attachment folder: the last path component, with
     /// separators and leading dots made harmless.
     public static func safeName(_ url: URL) throws -> String {

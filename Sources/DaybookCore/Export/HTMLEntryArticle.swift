@@ -23,7 +23,7 @@ struct HTMLEntryArticle {
         let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
         var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML,
                                                                                    target: { links.bodyTarget($0, of: e, isImage: $1) }))
-        let files = attachments(of: e)
+        let files = Attachments.files(ofEntry: e.path, in: context.diary)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }
         s += body + "</div>\n"
         if let ink = context.strokesSVG(of: e) { s += "<figure class=\"ink\">\(ink)<figcaption>Pen strokes</figcaption></figure>\n" }
@@ -51,12 +51,6 @@ struct HTMLEntryArticle {
             s += "</ul></section>\n"
         }
         return s + "</article>\n"
-    }
-
-    /// The files in the entry's attachment folder, by name.
-    func attachments(of e: Entry) -> [String] {
-        let folder = context.diary.url(Attachments.folder(ofEntry: e.path))
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     /// The attachment as the entry's body links it (`<id>/<name>`): a site keeps attachments beside

@@ -77,14 +77,16 @@ public struct HTMLExport: ExportFormat {
     /// Attachments go beside the entry's page, where the body's `<id>/<name>` links look for them.
     private func copyAttachments(of e: Entry, context: ExportContext, to folder: URL) throws {
         let rel = Attachments.folder(ofEntry: e.path)
-        let source = context.diary.url(rel)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDir), isDir.boolValue else { return }
+        let files = Attachments.files(ofEntry: e.path, in: context.diary)
+        guard !files.isEmpty else { return }
         let target = folder.appendingPathComponent(rel)
         try? FileManager.default.removeItem(at: target)
         do {
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: source, to: target)
+            // File by file, so a symbolic link in the folder (never followed) is not copied either.
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            for f in files {
+                try FileManager.default.copyItem(at: context.diary.url(rel + "/" + f), to: target.appendingPathComponent(f))
+            }
         } catch {
             throw DaybookError.io("cannot copy the attachments: \(error.localizedDescription)", at: SourceLocation(path: target.path))
         }

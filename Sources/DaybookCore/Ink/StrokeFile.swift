@@ -88,7 +88,8 @@ public struct StrokeFile: Equatable, Sendable {
     /// them); a broken one throws its first problem.
     public static func load(entry rel: String, in diary: Diary) throws -> (file: StrokeFile, bytes: [UInt8])? {
         let inkRel = path(ofEntry: rel)
-        guard let bytes = read(diary.url(inkRel)) else { return nil }
+        // A linked stroke file is never followed (it may lead out of the diary); check lists it.
+        guard diary.symbolicLink(on: inkRel) == nil, let bytes = read(diary.url(inkRel)) else { return nil }
         let outcome = StrokeFileParser(path: diary.displayPath(inkRel)).parse(bytes: bytes)
         guard let file = outcome.file else {
             throw outcome.problems.first ?? DaybookError.input("broken stroke file", at: SourceLocation(path: diary.displayPath(inkRel)))
