@@ -44,9 +44,9 @@ public enum AtomicFile {
         }
     }
 
-    /// The one way a file is replaced: `fill` writes a temporary file beside `url`, which is
-    /// flushed and renamed over it; on any failure the temporary file goes and `url` is untouched.
-    static func replace(_ url: URL, mode: mode_t, sync: Bool = true, fill: (Int32) -> Bool) throws {
+    /// The temporary file beside `url` that `fill` writes (flushed when `sync`), and its folder;
+    /// on a failure it is gone and the error names it.
+    private static func writeTemporary(beside url: URL, mode: mode_t, sync: Bool, fill: (Int32) -> Bool) throws -> (String, String) {
         let dir = url.deletingLastPathComponent().path
         let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
@@ -59,6 +59,13 @@ public enum AtomicFile {
             unlink(tmp)
             throw e
         }
+        return (tmp, dir)
+    }
+
+    /// The one way a file is replaced: `fill` writes a temporary file beside `url`, which is
+    /// flushed and renamed over it; on any failure the temporary file goes and `url` is untouched.
+    static func replace(_ url: URL, mode: mode_t, sync: Bool = true, fill: (Int32) -> Bool) throws {
+        let (tmp, dir) = try writeTemporary(beside: url, mode: mode, sync: sync, fill: fill)
         guard rename(tmp, url.path) == 0 else {
             let e = ioError("cannot rename over", url.path)
             unlink(tmp)
@@ -77,17 +84,8 @@ public enum AtomicFile {
         var mode: mode_t = 0o600
         var st = stat()
         if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        let dir = url.deletingLastPathComponent().path
-        let tmp = dir + "/." + url.lastPathComponent + ".\(getpid())" + temporarySuffix
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw ioError("cannot create", tmp) }
-        let ok = data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) } && fsync(fd) == 0
-        if ok && mode != 0o600 { fchmod(fd, mode) }
-        close(fd)
-        guard ok else {
-            let e = ioError("cannot write", tmp)
-            unlink(tmp)
-            throw e
+        let (tmp, dir) = try writeTemporary(beside: url, mode: mode, sync: true) { fd in
+            data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
         }
         guard FileManager.default.contents(atPath: url.path) == expected else {
             unlink(tmp)

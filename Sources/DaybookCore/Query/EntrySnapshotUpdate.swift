@@ -12,11 +12,9 @@ extension EntrySnapshot {
     /// stroke file (attachments, temporary files) change nothing. Nil when this cannot be done
     /// (a file in a month folder the walk did not have, too many files): walk again.
     public func updating(_ paths: Set<String>) -> EntrySnapshot? {
-        var changed = Set<String>()
         let ink = ".strokes.json"
-        for p in paths where Diary.isEntryPath(p.hasSuffix(ink) ? String(p.dropLast(ink.count)) + ".md" : p) {
-            changed.insert(p.hasSuffix(ink) ? String(p.dropLast(ink.count)) + ".md" : p)
-        }
+        // A stroke file's change is its entry's (the ink flag).
+        let changed = Set(paths.map { $0.hasSuffix(ink) ? String($0.dropLast(ink.count)) + ".md" : $0 }.filter(Diary.isEntryPath))
         if changed.isEmpty { return self }
         if changed.count > EntrySnapshot.updateLimit { return nil }
 
