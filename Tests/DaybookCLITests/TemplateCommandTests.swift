@@ -212,6 +212,6 @@ final class TemplateCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.err.contains("What does this plan cover (day / week / month / project) [week]: "), r.err)
         let text = try read(diary.appendingPathComponent("entries/2026/11/2026-11-21-1200-next.md"))
-        XCTAssertTrue(text.contains("horizon: week\nreview: \"2026-12-01\"\n"), text)
+        XCTAssertTrue(text.contains("horizon: week\nreview: 2026-12-01\n"), text)
     }
 }
