@@ -104,8 +104,9 @@ public struct PromptList: Sendable {
     static func floorDiv(_ a: Int, _ n: Int) -> Int { (a - mod(a, n)) / n }
 }
 
-/// Steele, Lea and Flood's SplitMix64: a small, fast generator whose output depends on its seed alone.
-struct SplitMix64 {
+/// Steele, Lea and Flood's SplitMix64: a small, fast generator whose output depends on its seed
+/// alone (the tests' seeded generators are this one too).
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
