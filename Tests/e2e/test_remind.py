@@ -127,6 +127,7 @@ def test_install_writes_a_timer_and_service_and_enables_them(odd_diary):
 
     ls = r.run("remind", "ls")
     assert ls.rc == 0 and name in ls.out and "07:05" in ls.out and "systemd" in ls.out and str(odd_diary.path) in ls.out, ls
+    assert r.run("remind").out == ls.out, "`remind` alone is `remind ls`"
     assert r.run("remind", "ls", "--json").json() == [
         {"name": name, "diary": str(odd_diary.path), "at": "07:05", "via": "systemd", "mail": None}]
 

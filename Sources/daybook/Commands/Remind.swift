@@ -10,9 +10,10 @@ struct RemindCommand: ParsableCommand {
         discussion: """
         The reminder is a systemd user timer where systemctl is on PATH, else a crontab line; it \
         shows a desktop notification (notify-send), or mails with --mail, when `due` finds \
-        something overdue. See `man daybook-remind`.
+        something overdue. `daybook remind` alone is `remind ls`. See `man daybook-remind`.
         """,
-        subcommands: [RemindInstall.self, RemindLs.self, RemindUninstall.self])
+        subcommands: [RemindInstall.self, RemindLs.self, RemindUninstall.self],
+        defaultSubcommand: RemindLs.self)
 }
 
 /// What the reminder commands share: where units go, and running systemctl and crontab.
