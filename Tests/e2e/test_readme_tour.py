@@ -16,6 +16,8 @@ How the test reads the README (keep these rules in mind when you add to the tour
 - The Quick start's first line (`./scripts/setup && swift run daybook new …`) runs as its daybook
   part, `daybook new …`, in the same fresh HOME: setup and the build have been done already, and
   `./scripts/test` is this suite itself.
+- PATH starts with a fake `systemctl` that records its arguments and succeeds, so `remind install`
+  writes its units into the fresh HOME and never reaches the machine's systemd (nor its crontab).
 Then it checks what the text promises the commands did.
 """
 import json
@@ -73,9 +75,14 @@ class Session:
         editor.write_text(f"#!/bin/sh\nprintf '%s\\n' '{EDITOR_LINE}' >> \"$1\"\n")
         editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
         binary = pathlib.Path(daybook_binary())
+        fakes = tmp / "fakebin"
+        fakes.mkdir()
+        self.systemctl_log = tmp / "systemctl.log"
+        (fakes / "systemctl").write_text(f"#!/bin/sh\nprintf '%s\\n' \"$*\" >> {shlex.quote(str(self.systemctl_log))}\n")
+        (fakes / "systemctl").chmod(0o755)
         self.state = tmp / "state.sh"
         env = {
-            "HOME": str(self.home), "PATH": f"{binary.parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+            "HOME": str(self.home), "PATH": f"{fakes}:{binary.parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
             "EDITOR": str(editor), "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1", "TZ": "Europe/Vienna",
             "GIT_CONFIG_NOSYSTEM": "1",
         }
@@ -134,7 +141,7 @@ def tour(tmp_path_factory):
             failures.append(f"$ {line}\nexit {p.returncode}, the README says {want}\n--- stdout\n{p.stdout}--- stderr\n{p.stderr}")
     assert not failures, "\n\n".join(failures)
     return {"clone": clone, "home": session.home, "diary": clone / "tour" / "demo", "ran": session.ran, "lines": lines,
-            "bin": daybook_binary()}
+            "bin": daybook_binary(), "systemctl": session.systemctl_log}
 
 
 def daybook(tour, *args, status=(0,)):
@@ -223,6 +230,20 @@ def test_sync_brought_the_laptops_entry_and_pushed_everything(tour):
     remote = tour["clone"] / "tour" / "remote.git"
     assert git(tour, "rev-parse", "HEAD") == git(tour, "rev-parse", "HEAD", cwd=remote)
     assert git(tour, "status", "--porcelain") == ""
+
+
+def test_the_daily_page_has_the_days_prompt(tour):
+    (page,) = [e for e in entries(tour, "--on", "2026-11-21") if e["title"] == "Morning page"]
+    text = (tour["diary"] / page["path"]).read_text()
+    assert "## A question for today\n> " in text and "{{prompt}}" not in text, text
+
+
+def test_the_reminder_was_enabled_then_removed(tour):
+    calls = tour["systemctl"].read_text().splitlines()
+    timers = [c.split()[-1] for c in calls if c.startswith("--user enable --now ")]
+    assert len(timers) == 1 and timers[0].startswith("daybook-remind-") and timers[0].endswith(".timer"), calls
+    assert f"--user disable --now {timers[0]}" in calls
+    assert not list((tour["home"] / ".config" / "systemd" / "user").glob("daybook-remind-*")), "uninstall removed the units"
 
 
 def test_the_reading_rules_skip_servers_and_the_benchmark():

@@ -17,7 +17,7 @@ extension DiaryCheck {
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
         ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
-        StrokeFilesCheck(),
+        StrokeFilesCheck(), PromptsCheck(),
     ]
 
     /// Runs every check: entry problems first, then the others in order.

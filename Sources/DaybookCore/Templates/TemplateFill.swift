@@ -59,7 +59,8 @@ public enum TemplateFill {
     /// The template's text rendered for the draft (its date, title and field values so far).
     public static func text(of template: Template, for draft: EntryDraft, in diary: Diary) throws -> String {
         let fields = draft.fields + (draft.mood.map { [("mood", JSONValue.int($0))] } ?? [])
-        return try TemplateRenderer.render(template, date: draft.date, title: draft.title, fields: fields) {
+        let prompts = { PromptList.load(diary)?.list.prompts(for: template.name) ?? BuiltinPrompts.all }
+        return try TemplateRenderer.render(template, date: draft.date, title: draft.title, fields: fields, prompts: prompts) {
             var unreadable: [Diagnostic] = []
             return WeekSummary(entries: diary.loadEntries(diagnostics: &unreadable, bodies: false), endingOn: draft.date.day,
                                moodScale: diary.config.moodMin...diary.config.moodMax,

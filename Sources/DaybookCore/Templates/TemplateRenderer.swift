@@ -4,9 +4,11 @@ import Mustache
 
 public enum TemplateRenderer {
     /// What the body may use: `{{date}}`, `{{time}}`, `{{weekday}}`, `{{title}}`, each field by
-    /// its name, and `{{#week}}` (computed only when the body mentions it, since it reads every entry).
+    /// its name, `{{#week}}` (computed only when the body mentions it, since it reads every entry)
+    /// and `{{prompt}}`, the day's prompt from `prompts` (unless a field is called `prompt`).
     public static func render(_ template: Template, date: LocalDateTime, title: String?,
-                              fields: [(String, JSONValue)], week: () -> WeekSummary) throws -> String {
+                              fields: [(String, JSONValue)], prompts: () -> [String] = { BuiltinPrompts.all },
+                              week: () -> WeekSummary) throws -> String {
         // Entries are Markdown, not HTML: values go in as written (`&` stays `&`). The pragma's
         // own line is dropped from the output, and from the line numbers in errors.
         let source = "{{% CONTENT_TYPE: TEXT}}\n" + template.body
@@ -25,6 +27,7 @@ public enum TemplateRenderer {
         context["weekday"] = weekdayNames[date.day.weekday - 1]
         context["title"] = title ?? ""
         if mentionsWeek(template.body) { context["week"] = week().mustacheContext }
+        if context["prompt"] == nil, mentionsPrompt(template.body) { context["prompt"] = PromptList.prompt(on: date.day, from: prompts()) ?? "" }
         return mustache.render(context)
     }
 
@@ -33,6 +36,11 @@ public enum TemplateRenderer {
     /// Whether the body uses `week` (`{{#week}}`, `{{^week}}`, `{{week.words}}`).
     static func mentionsWeek(_ body: String) -> Bool {
         body.range(of: #"\{\{[#^]?\s*week\b"#, options: .regularExpression) != nil
+    }
+
+    /// Whether the body uses `prompt` (`{{prompt}}`, `{{#prompt}}`).
+    static func mentionsPrompt(_ body: String) -> Bool {
+        body.range(of: #"\{\{[#^&{]?\s*prompt\b"#, options: .regularExpression) != nil
     }
 
     /// Field values as Mustache shows them: lists joined with commas.

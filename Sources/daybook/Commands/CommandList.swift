@@ -7,5 +7,5 @@ let commandList: [ParsableCommand.Type] = [
     GrepCommand.self, Stats.self, StreakCommand.self, Due.self, Fields.self,
     Export.self, Import.self, Ink.self,
     Log.self, Undo.self, Restore.self, Sync.self, Check.self,
-    TemplateCommand.self, Serve.self, Lsp.self,
+    TemplateCommand.self, RemindCommand.self, Serve.self, Lsp.self,
 ]

@@ -52,40 +52,13 @@ enum Editor {
             signal(SIGQUIT, oldQuit)
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // What daybook ignores (SIGINT, SIGQUIT now, SIGPIPE always) would stay ignored across exec.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGINT, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU] { sigaddset(&defaults, s) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         // stdin, stdout and stderr are inherited: the editor works on the same terminal.
-        var cArgs = argv.map { strdup($0) }
-        cArgs.append(nil)
-        defer { cArgs.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0], nil, &attributes, cArgs, environ)
-        guard spawned == 0 else {
-            throw DaybookError.io("cannot start the editor `\(command)`: \(String(cString: strerror(spawned)))")
-        }
-
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else {
-                throw DaybookError.io("cannot wait for the editor `\(command)`: \(String(cString: strerror(errno)))")
-            }
-        }
-        let signalNumber = status & 0x7f
+        let pid = try Spawn.start(argv, what: "the editor `\(command)`")
+        let (status, signalNumber) = try Spawn.wait(pid)
         if signalNumber != 0 {
             throw DaybookError.io("the editor `\(command)` was killed by signal \(signalNumber) (\(name(ofSignal: signalNumber))); nothing was saved from it")
         }
-        let exitStatus = (status >> 8) & 0xff
+        let exitStatus = status ?? 0
         // The shell reports an editor killed by a signal as 128 + the signal's number.
         if runsThroughShell(command), exitStatus > 128, exitStatus < 128 + 32 {
             throw DaybookError.io("the editor `\(command)` was killed by signal \(exitStatus - 128) (\(name(ofSignal: exitStatus - 128))); nothing was saved from it")

@@ -115,15 +115,5 @@ final class EntryTextTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator (SplitMix64) so generated tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator so generated tests repeat exactly.
+typealias SeededGenerator = SplitMix64

@@ -1,6 +1,7 @@
 // Where the ink tests' fixture files and golden SVGs live (outside the test target, so SwiftPM
 // does not ask to declare them as resources).
 import Foundation
+@testable import DaybookCore
 
 enum InkFixtures {
     static let folder = URL(fileURLWithPath: #filePath)
@@ -12,18 +13,5 @@ enum InkFixtures {
     }
 }
 
-/// A small seeded generator (SplitMix64), so property tests are the same on every run. (Main has
-/// an equal SeededGenerator in EntryTextTests.swift; this one can fold into it after the merge.)
-struct InkSeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small seeded generator, so property tests are the same on every run.
+typealias InkSeededGenerator = SplitMix64
