@@ -145,9 +145,9 @@ def test_install_writes_a_timer_and_service_and_enables_them(odd_diary):
 
 
 def test_the_service_command_notifies_only_when_due_exits_1(odd_diary):
-    """The lead's `daybook due` is not on this branch yet: the one command the service runs is tried
-    with a stub in place of the daybook binary (at a path with spaces and quotes too), which records
-    its arguments and exits as `due` would."""
+    """The one command the service runs, with a stub in place of the daybook binary (at a path with
+    spaces and quotes too) that records its arguments and exits 0, 1 or 2: the three outcomes of `due`,
+    an error among them. The real `due` is the next test."""
     r = Remind(odd_diary, ["systemctl", "notify-send", "id"])
     assert r.run("remind", "install").rc == 0
     script = r.script()
@@ -176,6 +176,27 @@ def test_the_service_command_notifies_only_when_due_exits_1(odd_diary):
     assert p.returncode == 0 and not (r.log / "notify-send").exists()
     p = run(2)
     assert p.returncode != 0 and not (r.log / "notify-send").exists(), "an error of due fails the service"
+
+
+def test_the_service_command_with_the_real_due_of_a_scheduled_diary(odd_diary):
+    """The installed command, run as systemd runs it, with the real binary: a diary whose schedule owes
+    yesterday's entry gets a notification that says so; once it is written, none."""
+    with open(odd_diary.path / "daybook.yml", "a") as f:
+        f.write("schedule:\n  daily: {every: day, from: 2026-11-20}\n")
+    r = Remind(odd_diary, ["systemctl", "notify-send", "id"])
+    assert r.run("remind", "install").rc == 0
+    env = {"PATH": str(r.bin), "FAKE_LOG": str(r.log), "HOME": str(odd_diary.home),
+           "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna", "GIT_CONFIG_NOSYSTEM": "1"}
+    p = subprocess.run(["/bin/sh", "-c", r.script()], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    shown = (r.log / "notify-send").read_text()
+    assert "daily" in shown and "overdue since 2026-11-20 (1 day missed)" in shown, shown
+    (r.log / "notify-send").unlink()
+    odd_diary.ok("new", "--template", "daily", "--no-edit", "--date", "2026-11-20 21:00", "Late", "-m", "x",
+                 env={"DAYBOOK_NOW": "2026-11-21T12:00:00+01:00"})
+    p = subprocess.run(["/bin/sh", "-c", r.script()], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert not (r.log / "notify-send").exists()
 
 
 def test_mail_instead_of_a_notification(odd_diary):
