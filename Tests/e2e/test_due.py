@@ -55,3 +55,25 @@ def test_no_schedule_owes_nothing(diary):
     r = diary.ok("due")
     assert "no schedule" in r.err
     assert diary.ok("due", "--json").json() == []
+
+
+def test_streak_and_stats_report_adherence_per_template(diary):
+    # Planning on the first Monday of each month (2 November was one); weekly reviews on Fridays.
+    scheduled(diary, "  planning: {nth: first monday, from: 2026-09-01}\n  weekly-review: {every: [fri], from: 2026-11-01}\n")
+    for d in ("2026-09-07", "2026-10-05", "2026-11-02"):
+        diary.ok("new", "--template", "planning", "--no-edit", "--date", f"{d} 09:00", "Plan", "--set", "horizon=month", "-m", "x", env=NOW)
+    for d in ("2026-11-06", "2026-11-20"):
+        diary.ok("new", "--template", "weekly-review", "--no-edit", "--date", f"{d} 17:00", "Review", "-m", "x", env=NOW)
+    # Three owed Mondays kept in a row: the streak runs across the months between them.
+    s = diary.ok("streak", "--template", "planning", "--json", env=NOW).json()
+    assert s["goal"] == "schedule of planning" and s["current"]["days"] == 3 and s["today_met"] is True
+    # Fridays 6, 13 and 20 November: the 13th was missed, so the current run is the 20th alone.
+    s = diary.ok("streak", "--template", "weekly-review", "--json", env=NOW).json()
+    assert s["current"] == {"days": 1, "start": "2026-11-20", "end": "2026-11-20"}
+    assert s["adherence"] == {"days": 30, "owed": 3, "kept": 2}
+    text = diary.ok("streak", "--template", "weekly-review", env=NOW).out
+    assert "schedule of weekly-review" in text and "kept     2 of 3 days owed in the last 30 (66 %)" in text
+    # stats: from the first entry selected (7 September) to today.
+    st = diary.ok("stats", "--json", env=NOW).json()
+    assert st["schedule"] == [{"template": "planning", "owed": 3, "kept": 3}, {"template": "weekly-review", "owed": 3, "kept": 2}]
+    assert "planning 3/3 (100 %), weekly-review 2/3 (66 %)" in diary.ok("stats", env=NOW).out

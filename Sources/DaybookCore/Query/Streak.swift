@@ -14,6 +14,8 @@ public struct StreakRun: Equatable, Sendable {
 
 public struct Streak: Equatable, Sendable {
     public var goal: WritingGoal
+    /// A template's schedule (`streak --template NAME`), which then asks for the days instead of the goal.
+    public var schedule: ScheduleRule?
     public var today: LocalDay
     /// Today was written, or the goal asks nothing of today.
     public var todayMet: Bool
@@ -25,10 +27,12 @@ public struct Streak: Equatable, Sendable {
     /// Streaks from the days written. A day the goal does not ask for neither breaks a run nor is
     /// needed, but counts when written; today breaks nothing until it is over. Days after today
     /// (entries dated in the future) are not counted.
-    public init(written: Set<LocalDay>, goal: WritingGoal, today: LocalDay) {
+    public init(written: Set<LocalDay>, goal: WritingGoal, today: LocalDay, schedule: ScheduleRule? = nil) {
         self.goal = goal
+        self.schedule = schedule
         self.today = today
-        todayMet = written.contains(today) || !goal.requires(weekday: today.weekday)
+        func asks(_ day: LocalDay) -> Bool { schedule?.requires(day) ?? goal.requires(weekday: day.weekday) }
+        todayMet = written.contains(today) || !asks(today)
         var run: StreakRun?
         var longest: StreakRun?
         func close() {
@@ -37,7 +41,7 @@ public struct Streak: Equatable, Sendable {
         }
         // Sorting the written days keeps this linear in entries, whatever the span of years.
         for day in written.filter({ $0 <= today }).sorted() {
-            if let r = run, Streak.missesRequiredDay(goal, after: r.end, before: day) { close() }
+            if let r = run, Streak.missesRequiredDay(goal, schedule, after: r.end, before: day) { close() }
             if var r = run {
                 r.days += 1
                 r.end = day
@@ -46,25 +50,30 @@ public struct Streak: Equatable, Sendable {
                 run = StreakRun(days: 1, start: day, end: day)
             }
         }
-        if let r = run, Streak.missesRequiredDay(goal, after: r.end, before: today) { close() }
+        if let r = run, Streak.missesRequiredDay(goal, schedule, after: r.end, before: today) { close() }
         current = run
         close()
         self.longest = longest
     }
 
     /// Whether a day strictly between `a` and `b` is one the goal asks for.
-    static func missesRequiredDay(_ goal: WritingGoal, after a: LocalDay, before b: LocalDay) -> Bool {
+    static func missesRequiredDay(_ goal: WritingGoal, _ schedule: ScheduleRule? = nil, after a: LocalDay, before b: LocalDay) -> Bool {
         let between = b.ordinal - a.ordinal - 1
         if between <= 0 { return false }
+        // A schedule may ask for one day a month, or none for months: every day between is looked at.
+        if let schedule { return (1...between).contains { schedule.requires(a.adding(days: $0)) } }
         // Every goal asks for at least one day a week.
         if between >= 7 { return true }
         return (1...between).contains { goal.requires(weekday: a.adding(days: $0).weekday) }
     }
 
+    /// `daily`, `mon,wed,fri`, or `schedule of TEMPLATE`.
+    public var goalDescription: String { schedule.map { "schedule of \($0.template)" } ?? goal.description }
+
     /// The JSON shape of SPEC §3.
     public var json: JSONValue {
         let none = JSONValue.object([("days", .int(0)), ("start", .null), ("end", .null)])
-        return .object([("goal", .string(goal.description)), ("today", .string(today.description)),
+        return .object([("goal", .string(goalDescription)), ("today", .string(today.description)),
                         ("today_met", .bool(todayMet)), ("current", current?.json ?? none), ("longest", longest?.json ?? none)])
     }
 }

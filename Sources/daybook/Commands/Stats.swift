@@ -26,7 +26,9 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let entries = try filters.entries(of: diary, bodies: false, parts: field != nil ? .all : by != nil ? [] : [.tags, .codings])
+        let schedule = diary.config.schedule
+        let entries = try filters.entries(of: diary, bodies: false,
+                                          parts: field != nil ? .all : by != nil ? [] : schedule.isEmpty ? [.tags, .codings] : [.tags, .codings, .template])
         let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
         let printer = StatsPrinter(field: field)
         if let by {
@@ -36,9 +38,19 @@ struct Stats: ParsableCommand {
             else { printer.table(rows, by: by) }
         } else {
             let summary = statistics.summary(entries, field: field)
-            if json { Terminal.out(summary.json.serialized(pretty: true)) }
-            else if csv { printer.csv(summary) }
-            else { printer.summary(summary) }
+            // Each scheduled template's adherence from the first entry selected to today, as `due` counts it.
+            let owed = summary.first.map { first in
+                Owed.compute(schedule, entries: entries, now: diary.clock.nowLocal, days: diary.clock.today.ordinal - first.day.ordinal + 1)
+            } ?? []
+            if json {
+                var o = summary.json
+                if !schedule.isEmpty, case var .object(pairs) = o {
+                    pairs.append(("schedule", .array(owed.map { .object([("template", .string($0.rule.template)), ("owed", .int($0.owed)), ("kept", .int($0.kept))]) })))
+                    o = .object(pairs)
+                }
+                Terminal.out(o.serialized(pretty: true))
+            } else if csv { printer.csv(summary, schedule: owed) }
+            else { printer.summary(summary, schedule: owed) }
         }
     }
 }

@@ -45,13 +45,22 @@ struct StreakCommand: ParsableCommand {
             }
         }
         let today = diary.clock.today
-        let streak = Streak(written: Set(perDay.keys), goal: goal, today: today)
+        // `--template NAME` of a template the schedule names: its days are what is asked for.
+        let schedule = self.goal == nil ? filters.template.flatMap { t in diary.config.schedule.first { $0.template == t } } : nil
+        let streak = Streak(written: Set(perDay.keys), goal: goal, today: today, schedule: schedule)
         if check {
             if !streak.todayMet { throw ExitCode(1) }
             return
         }
+        // Adherence over the last 30 days, as `daybook due` counts it.
+        let adherence = schedule.map { Owed.compute([$0], entries: snapshot.entries(chosen, parts: [.template]), now: diary.clock.nowLocal, days: 30)[0] }
         if json {
-            Terminal.out(streak.json.serialized(pretty: true))
+            var o = streak.json
+            if let a = adherence, case var .object(pairs) = o {
+                pairs.append(("adherence", .object([("days", .int(30)), ("owed", .int(a.owed)), ("kept", .int(a.kept))])))
+                o = .object(pairs)
+            }
+            Terminal.out(o.serialized(pretty: true))
             return
         }
         if calendar {
@@ -66,6 +75,9 @@ struct StreakCommand: ParsableCommand {
         line("current  ", streak.current)
         line("longest  ", streak.longest)
         let todayText = perDay[today] != nil ? "written" : streak.todayMet ? "nothing asked" : "not yet written"
-        Terminal.out(Terminal.bold("goal     ") + "\(goal.description); today (\(today)) \(todayText)")
+        Terminal.out(Terminal.bold("goal     ") + "\(streak.goalDescription); today (\(today)) \(todayText)")
+        if let a = adherence, a.owed > 0 {
+            Terminal.out(Terminal.bold("kept     ") + "\(a.kept) of \(a.owed) days owed in the last 30 (\(a.kept * 100 / a.owed) %)")
+        }
     }
 }

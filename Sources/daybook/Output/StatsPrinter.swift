@@ -20,7 +20,7 @@ struct StatsPrinter {
         return precise ? String(d) : String(format: "%.1f", d)
     }
 
-    func summary(_ s: Statistics.Summary) {
+    func summary(_ s: Statistics.Summary, schedule: [Owed] = []) {
         func row(_ label: String, _ value: String) {
             Terminal.out(Terminal.bold(label.padding(toLength: 14, withPad: " ", startingAt: 0)) + value)
         }
@@ -45,6 +45,11 @@ struct StatsPrinter {
         }
         row("tags", s.tags.isEmpty ? "–" : s.tags.map { Terminal.accent("#" + $0.name) + " \($0.entries)" }.joined(separator: ", "))
         row("codes", s.codes.isEmpty ? "–" : s.codes.map { "\($0.name) \($0.entries)" }.joined(separator: ", "))
+        if !schedule.isEmpty {
+            row("schedule", schedule.map { o in
+                o.owed == 0 ? "\(o.rule.template) –" : "\(o.rule.template) \(o.kept)/\(o.owed) (\(o.kept * 100 / o.owed) %)"
+            }.joined(separator: ", "))
+        }
         if let start = s.weeksStart {
             row("weeks", StatsPrinter.sparkline(s.weeks) + Terminal.dim("  entries per week from \(start), max \(s.weeks.max() ?? 0)"))
         }
@@ -112,7 +117,7 @@ struct StatsPrinter {
         }
     }
 
-    func csv(_ s: Statistics.Summary) {
+    func csv(_ s: Statistics.Summary, schedule: [Owed] = []) {
         var pairs: [(String, String)] = [
             ("entries", String(s.entries)), ("days", String(s.days)), ("words", String(s.words)),
             ("words_per_entry", StatsPrinter.number(s.wordsPerEntry, precise: true)),
@@ -129,6 +134,7 @@ struct StatsPrinter {
                 pairs += f.ranked.map { ("\(f.key)=\($0.value)", String($0.entries)) }
             }
         }
+        pairs += schedule.flatMap { o in [("schedule_\(o.rule.template)_owed", String(o.owed)), ("schedule_\(o.rule.template)_kept", String(o.kept))] }
         Terminal.out("measure,value")
         for (k, v) in pairs { Terminal.out(CSV.field(k) + "," + CSV.field(v)) }
     }
