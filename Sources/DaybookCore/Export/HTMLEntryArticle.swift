@@ -24,7 +24,10 @@ struct HTMLEntryArticle {
         let rule = context.entryLinks
         var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(
             e.body, segments: segments, unsafe: context.options.unsafeHTML,
-            target: { url, _ in rule.resolve(url: url, from: e.path).map { links.bodyTarget($0, has: context.has) } ?? nil },
+            target: { url, _ in
+                guard let target = rule.resolve(url: url, from: e.path) else { return nil }
+                return links.bodyTarget(target, has: context.has)
+            },
             wiki: { written, label in wikiLink(written, label) }))
         let files = Attachments.files(ofEntry: e.path, in: context.diary)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }

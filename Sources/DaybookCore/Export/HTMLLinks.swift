@@ -42,7 +42,8 @@ struct HTMLLinks {
         case let .attachment(path):
             let parts = path.split(separator: "/")
             guard has(parts.dropLast().joined(separator: "/") + ".md") else { return .some(nil) }
-            return app ? "/entries/" + parts[3] + "/" + parts[4] : nil
+            guard app else { return nil }
+            return "/entries/" + parts[3] + "/" + parts[4]
         case .noEntry, .noAttachment, .ambiguous, .outside:
             return .some(nil)
         }
