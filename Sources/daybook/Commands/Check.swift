@@ -8,7 +8,7 @@ struct Check: ParsableCommand {
         abstract: "Validate the whole diary; exit 1 when anything is wrong.",
         discussion: """
         Checks every entry's front matter and types, dates, mood range, template fields, stroke files, \
-        codings, conflict copies left by sync and changes not yet committed. --fix repairs what is safe \
+        codings, links that lead nowhere, conflict copies left by sync and changes not yet committed. --fix repairs what is safe \
         to repair (temporary files of interrupted writes, uncommitted edits) and says what it did.
         """)
 
