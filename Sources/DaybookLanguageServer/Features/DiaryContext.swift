@@ -41,10 +41,7 @@ final class DiaryContext {
     }
 
     /// The diary's rule for links: a `[[prefix]]` is looked up in the ids of the kept snapshot.
-    var entryLinks: EntryLinks {
-        let live = self.live, diary = self.diary
-        return EntryLinks(diary) { (try? live.derived("links.paths") { s in (0..<s.count).map(s.path) }) ?? diary.entryFiles() }
-    }
+    var entryLinks: EntryLinks { (try? live.entryLinks()) ?? EntryLinks(diary) }
 
     /// The line (0-based) of a code's key in codebook.yml, nil when the file has none.
     func codebookLine(of code: String) -> Int? {
