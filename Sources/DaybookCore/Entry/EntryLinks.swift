@@ -49,6 +49,8 @@ public final class EntryLinks {
     public let diary: Diary
     private let entryPaths: () -> [String]
     private var byID: [(id: String, path: String)]?
+    /// What each `[[…]]` written so far named: a body that repeats a link looks it up once.
+    private var named: [String: LinkTarget] = [:]
 
     /// `entryPaths` lists the diary's entry files (relative paths) when a prefix must be looked up.
     public init(_ diary: Diary, entryPaths: (() -> [String])? = nil) {
@@ -103,6 +105,13 @@ public final class EntryLinks {
 
     /// What `[[ID]]` names: the entry with that id, else the one entry whose id starts with it.
     public func resolve(id written: String) -> LinkTarget {
+        if let known = named[written] { return known }
+        let target = lookUp(id: written)
+        named[written] = target
+        return target
+    }
+
+    private func lookUp(id written: String) -> LinkTarget {
         let hash = written.firstIndex(of: "#") ?? written.endIndex
         let id = String(written[..<hash]).trimmingCharacters(in: .whitespaces), fragment = String(written[hash...])
         guard !id.isEmpty, !id.contains("/") else { return .noEntry(path: nil) }
