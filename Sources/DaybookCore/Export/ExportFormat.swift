@@ -99,7 +99,8 @@ public final class ExportContext {
 
     // MARK: Links between entries
 
-    /// The diary's rule for links; `HTMLExport` lists the entries from those it has.
+    /// The diary's rule for links: a `[[prefix]]` names an entry among all of the diary's, and
+    /// `has` then says whether the pages hold it.
     public lazy var entryLinks = EntryLinks(diary)
     /// The entries the pages hold (paths); nil when every entry of the diary has its page.
     var exported: Set<String>?
