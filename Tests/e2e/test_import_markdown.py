@@ -118,3 +118,21 @@ def test_mood_is_checked_on_its_templates_scale(diary, tmp_path):
     jl.write_text(jl.read_text().splitlines()[0] + "\n")
     diary.ok("import", "jsonl", jl)
     assert len(diary.entries()) == 2
+
+
+def test_yaml_dates_stay_dates(diary, tmp_path):
+    """Issue 13 item 12: a date in the front matter is written back as a YAML date, not a quoted string,
+    so Obsidian, PyYAML and every YAML reader still see a date; text stays text."""
+    import datetime
+    import yaml
+    root = vault(tmp_path, {
+        "note.md": "---\ndate: 2024-03-10\ncreated: 2024-03-09T10:00:00\ndue: 2024-04-01\n"
+                   "seen: 2024-04-01 10:30\n---\nBody.\n",
+    })
+    diary.ok("import", "markdown", root)
+    [entry] = diary.entries()
+    fm = yaml.safe_load(front(entry))
+    assert fm["due"] == datetime.date(2024, 4, 1), front(entry)
+    assert fm["created"] == datetime.datetime(2024, 3, 9, 10, 0), front(entry)
+    assert "seen: 2024-04-01 10:30\n" in front(entry)
+    assert diary.ok("check").rc == 0

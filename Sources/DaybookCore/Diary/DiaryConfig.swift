@@ -55,12 +55,14 @@ public struct DiaryConfig: Equatable, Sendable {
     public var strictCodebook = false
     /// `lsp: {commit_on_save: false}` keeps the language server from committing on save.
     public var lspCommitOnSave = true
+    /// `schedule:`: which template is owed when (`daybook due`).
+    public var schedule: [ScheduleRule] = []
 
     public init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
-    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp"]
+    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule"]
 
     /// Parses the text of daybook.yml; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws -> DiaryConfig {
@@ -127,6 +129,8 @@ public struct DiaryConfig: Equatable, Sendable {
                     guard let b = v.bool else { throw fail(v, "lsp.commit_on_save must be true or false") }
                     config.lspCommitOnSave = b
                 }
+            case "schedule":
+                config.schedule = try Schedule.parse(value, path: path)
             default:
                 let close = knownKeys.min { editDistance($0, key) < editDistance($1, key) } ?? ""
                 let hint = editDistance(close, key) <= 2 ? " (did you mean `\(close)`?)" : ""

@@ -43,6 +43,30 @@ public struct EntryDraft: Sendable {
         }
     }
 
+    /// `--location NAME[@LAT,LON]`: the `location` field as SPEC §1.1 has it, `{name, lat, lon}`.
+    /// What follows the last `@` is coordinates when it is only numbers and a comma (a name may
+    /// hold an `@`); coordinates out of range or only one of them are refused.
+    public static func location(_ spec: String) throws -> JSONValue {
+        let text = spec.trimmingCharacters(in: .whitespaces)
+        func fail(_ why: String) -> DaybookError { .usage("--location `\(spec)`: \(why); use NAME or NAME@LAT,LON such as \"Ward 3@48.2,16.3\"") }
+        var name = text
+        var coordinates: (Double, Double)?
+        if let at = text.range(of: "@", options: .backwards) {
+            let tail = text[at.upperBound...]
+            if !tail.isEmpty, tail.allSatisfy({ $0.isNumber || "+-., ".contains($0) }) {
+                let parts = tail.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { throw fail("the coordinates must be a latitude and a longitude") }
+                guard (-90...90).contains(lat), (-180...180).contains(lon) else { throw fail("latitude is -90 to 90, longitude -180 to 180") }
+                coordinates = (lat, lon)
+                name = String(text[..<at.lowerBound]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard !name.isEmpty else { throw fail("the place needs a name") }
+        guard let (lat, lon) = coordinates else { return .object([("name", .string(name))]) }
+        func number(_ d: Double) -> JSONValue { d == d.rounded() && abs(d) < 1e9 ? .int(Int(d)) : .double(d) }
+        return .object([("name", .string(name)), ("lat", number(lat)), ("lon", number(lon))])
+    }
+
     /// For each `--set` key whose value is a scalar, its text as typed (unquoted when it was
     /// quoted): a template field reads it as it reads a prompt's answer, so `yes` in a text field
     /// stays `yes`.

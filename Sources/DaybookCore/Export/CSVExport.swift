@@ -46,7 +46,7 @@ public struct CSVExport: ExportFormat {
     }
 
     /// A field value as one cell: scalars as written, lists of scalars joined with `;`, the rest as JSON.
-    static func cell(_ v: JSONValue) -> String {
+    public static func cell(_ v: JSONValue) -> String {
         switch v {
         case .null: return ""
         case let .array(items) where items.allSatisfy({ $0.stringValue != nil }):
@@ -57,9 +57,12 @@ public struct CSVExport: ExportFormat {
 
     /// One RFC 4180 record: cells quoted when they hold a comma, quote, CR or LF; CRLF at the end.
     public static func row(_ cells: [String]) -> String {
-        cells.map { c in
-            c.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-                ? "\"" + c.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : c
-        }.joined(separator: ",") + "\r\n"
+        cells.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// One RFC 4180 field: quoted when it holds a comma, quote, CR or LF.
+    public static func field(_ c: String) -> String {
+        c.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            ? "\"" + c.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : c
     }
 }

@@ -10,7 +10,7 @@ public struct DayOneImport: ImportFormat {
     public static let summary = "a Day One JSON export, the .json or the .zip with its photos"
     public init() {}
 
-    public func read(_ url: URL, diary: Diary) throws -> ImportBatch {
+    public func read(_ url: URL, diary: Diary, reading: ImportReading) throws -> ImportBatch {
         let batch = ImportBatch()
         var journals: [URL] = []
         var photos: URL?
@@ -34,12 +34,14 @@ public struct DayOneImport: ImportFormat {
             let beside = url.deletingLastPathComponent().appendingPathComponent("photos")
             if FileManager.default.fileExists(atPath: beside.path) { photos = beside }
         }
-        for journal in journals { try read(journal: journal, photos: photos, root: root, diary: diary, into: batch) }
+        for journal in journals { try read(journal: journal, photos: photos, root: root, diary: diary, into: batch, progress: reading.progress) }
         return batch
     }
 
-    func read(journal: URL, photos: URL?, root: URL, diary: Diary, into batch: ImportBatch) throws {
-        for r in try JSONRecord.entries(in: journal, of: "Day One") {
+    func read(journal: URL, photos: URL?, root: URL, diary: Diary, into batch: ImportBatch, progress: (Int, Int) -> Void) throws {
+        let records = try JSONRecord.entries(in: journal, of: "Day One")
+        for (n, r) in records.enumerated() {
+            defer { progress(n + 1, records.count) }
             let created = try r.requiredString("creationDate")
             guard let utc = LocalDateTime.parse(created, timeZone: TimeZone(identifier: "UTC") ?? diary.config.timeZone) else {
                 throw r.fail("creationDate", "`\(created)` is not an ISO 8601 date-time such as 2021-03-04T05:06:07Z")

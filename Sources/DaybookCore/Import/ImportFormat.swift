@@ -8,15 +8,27 @@ public protocol ImportFormat {
     init()
     /// Reads every record at `url`. Malformed input throws an error naming the record and the
     /// field, before anything is written.
-    func read(_ url: URL, diary: Diary) throws -> ImportBatch
-    /// The same; with `strict` false a format that can skip a record it cannot read (a folder's
-    /// file) does so with a warning instead of stopping.
-    func read(_ url: URL, diary: Diary, strict: Bool) throws -> ImportBatch
+    func read(_ url: URL, diary: Diary, reading: ImportReading) throws -> ImportBatch
 }
 
 extension ImportFormat {
-    /// A format whose records come from one file stops at the first it cannot read, strict or not.
-    public func read(_ url: URL, diary: Diary, strict: Bool) throws -> ImportBatch { try read(url, diary: diary) }
+    public func read(_ url: URL, diary: Diary) throws -> ImportBatch { try read(url, diary: diary, reading: ImportReading()) }
+}
+
+/// How a format reads its input.
+public struct ImportReading {
+    /// With `strict` false a format that can skip a record it cannot read (a folder's file) does so
+    /// with a warning instead of stopping; a format whose records come from one file stops at the
+    /// first it cannot read, strict or not.
+    public var strict: Bool
+    /// Records (or files) read so far, of how many: called after each one, so a long read shows
+    /// how far it got.
+    public var progress: (Int, Int) -> Void
+
+    public init(strict: Bool = false, progress: @escaping (Int, Int) -> Void = { _, _ in }) {
+        self.strict = strict
+        self.progress = progress
+    }
 }
 
 /// One entry to create.

@@ -9,8 +9,8 @@ public struct ImportPlan {
 }
 
 public enum Importer {
-    /// Which records would be created; nothing is written.
-    public static func plan(_ batch: ImportBatch, diary: Diary) -> ImportPlan {
+    /// Which records would be created; nothing is written. `progress`: records checked, of how many.
+    public static func plan(_ batch: ImportBatch, diary: Diary, progress: (Int, Int) -> Void = { _, _ in }) -> ImportPlan {
         // Entries already there, by moment; a body is read only for an entry of the same moment
         // as one imported, so memory does not grow with the diary's text.
         let snapshot = diary.scanEntries()
@@ -32,7 +32,8 @@ public enum Importer {
                 for f in idFields { if let v = e.field(f)?.stringValue { seenIDs.insert(f + "\n" + v) } }
             }
         }
-        for item in batch.entries {
+        for (n, item) in batch.entries.enumerated() {
+            defer { progress(n + 1, batch.entries.count) }
             if let f = item.idField, let v = item.draft.fields.first(where: { $0.0 == f })?.1.stringValue,
                !seenIDs.insert(f + "\n" + v).inserted {
                 duplicates += 1

@@ -9,12 +9,15 @@ public struct JSONLinesImport: ImportFormat {
     public static let summary = "daybook's own export jsonl (one entry object per line)"
     public init() {}
 
-    public func read(_ url: URL, diary: Diary) throws -> ImportBatch {
+    public func read(_ url: URL, diary: Diary, reading: ImportReading) throws -> ImportBatch {
         let file = url.path
         guard let data = FileManager.default.contents(atPath: file) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: file)) }
         guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: file) }
         let batch = ImportBatch()
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }  // the newline that ends the last record
+        for (n, line) in lines.enumerated() {
+            defer { reading.progress(n + 1, lines.count) }
             guard !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
             let value = try JSONRecord.parse(Data(line.utf8), file: file, line: n + 1)
             let r = try JSONRecord(value, file: file, name: "line \(n + 1)", line: n + 1)

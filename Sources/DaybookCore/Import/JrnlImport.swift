@@ -9,9 +9,11 @@ public struct JrnlImport: ImportFormat {
     public static let summary = "jrnl's JSON export (jrnl --export json > FILE)"
     public init() {}
 
-    public func read(_ url: URL, diary: Diary) throws -> ImportBatch {
+    public func read(_ url: URL, diary: Diary, reading: ImportReading) throws -> ImportBatch {
         let batch = ImportBatch()
-        for r in try JSONRecord.entries(in: url, of: "jrnl") {
+        let records = try JSONRecord.entries(in: url, of: "jrnl")
+        for (n, r) in records.enumerated() {
+            defer { reading.progress(n + 1, records.count) }
             let day = try r.requiredString("date")
             guard LocalDay.parse(Substring(day)) != nil else { throw r.fail("date", "`\(day)` is not a date YYYY-MM-DD") }
             let time = try r.string("time") ?? "00:00"

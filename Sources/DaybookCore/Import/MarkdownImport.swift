@@ -11,9 +11,7 @@ public struct MarkdownImport: ImportFormat {
     public static let summary = "a folder of Markdown files; date from front matter, else the file name, else its modification time"
     public init() {}
 
-    public func read(_ url: URL, diary: Diary) throws -> ImportBatch { try read(url, diary: diary, strict: false) }
-
-    public func read(_ url: URL, diary: Diary, strict: Bool) throws -> ImportBatch {
+    public func read(_ url: URL, diary: Diary, reading: ImportReading) throws -> ImportBatch {
         let batch = ImportBatch()
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
@@ -30,9 +28,10 @@ public struct MarkdownImport: ImportFormat {
         } else {
             files = [url]
         }
-        for f in files.sorted(by: { $0.path < $1.path }) {
+        for (n, f) in files.sorted(by: { $0.path < $1.path }).enumerated() {
+            defer { reading.progress(n + 1, files.count) }
             let item: ImportedEntry
-            do { item = try read(file: f, diary: diary, batch: batch) } catch let e as DaybookError where !strict {
+            do { item = try read(file: f, diary: diary, batch: batch) } catch let e as DaybookError where !reading.strict {
                 let problem = e.message.replacingOccurrences(of: "; nothing was imported", with: "")
                 batch.warnings.append(Diagnostic(.warning, "\(problem); this file is skipped (--strict stops the import)",
                                                  at: e.location ?? SourceLocation(path: f.path)))

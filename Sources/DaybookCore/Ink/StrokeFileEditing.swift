@@ -36,6 +36,11 @@ extension StrokeFile {
         return indexes.count
     }
 
+    /// `ink: -2 strokes on TITLE`, the commit message of a removal (`ink rm`, the web app's eraser).
+    public static func removalMessage(_ n: Int, title: String) -> String {
+        "ink: -\(n) stroke\(n == 1 ? "" : "s") on \(title)"
+    }
+
     /// `ink: +2 strokes on TITLE`, the commit message of an addition.
     public static func additionMessage(_ n: Int, title: String) -> String {
         "ink: +\(n) stroke\(n == 1 ? "" : "s") on \(title)"

@@ -215,7 +215,7 @@ public struct FieldCondition: @unchecked Sendable {
     }
 
     func holds(_ e: Entry) -> Bool {
-        let v = e.field(key)
+        let v = e.value(at: key)
         let values: [JSONValue]
         switch v {
         case nil, .some(.null): values = []

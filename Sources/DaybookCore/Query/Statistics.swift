@@ -37,7 +37,7 @@ public struct Statistics: Sendable {
         public var weeks: [Int] = []
         public var weeksStart: LocalDay?
         /// Set when a field was asked for (`--field`).
-        public var field: (key: String, values: Mean)?
+        public var field: FieldTally?
 
         public var wordsPerEntry: Double { entries == 0 ? 0 : Double(words) / Double(entries) }
 
@@ -55,7 +55,7 @@ public struct Statistics: Sendable {
                                   ("last_week", Statistics.json(moodLastWeek.value))])),
                 ("weeks", .array(weeks.map(JSONValue.int))), ("weeks_start", weeksStart.map { .string($0.description) } ?? .null),
             ]
-            if let field { o.append(("field", Statistics.json(field.key, field.values))) }
+            if let field { o.append(("field", field.json)) }
             return .object(o)
         }
     }
@@ -70,7 +70,7 @@ public struct Statistics: Sendable {
         var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
         let thisWeek = today.startOfWeek(mondayFirst: mondayFirst)
         var perWeek: [LocalDay: Int] = [:]
-        var fieldValues = Mean()
+        var fieldValues = field.map(FieldTally.init)
         for e in entries {
             s.entries += 1
             s.words += e.words
@@ -87,7 +87,7 @@ public struct Statistics: Sendable {
                 if week == thisWeek { s.moodThisWeek.add(m) }
                 if week == thisWeek.adding(days: -7) { s.moodLastWeek.add(m) }
             }
-            if let field, let v = Statistics.number(e, field) { fieldValues.add(v) }
+            fieldValues?.add(e)
         }
         s.days = days.count
         s.tags = Statistics.top(tagCounts, top)
@@ -101,7 +101,7 @@ public struct Statistics: Sendable {
             s.weeksStart = start
             s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { perWeek[LocalDay(ordinal: $0)] ?? 0 }
         }
-        if let field { s.field = (field, fieldValues) }
+        s.field = fieldValues
         return s
     }
 
@@ -120,14 +120,14 @@ public struct Statistics: Sendable {
         public var entries = 0
         public var words = 0
         public var mood = Mean()
-        public var field: (key: String, values: Mean)?
+        public var field: FieldTally?
 
         public var json: JSONValue {
             var o: [(String, JSONValue)] = [
                 ("period", .string(period)), ("start", start.map { .string($0.description) } ?? .null),
                 ("entries", .int(entries)), ("words", .int(words)), ("mood", Statistics.json(mood.value)),
             ]
-            if let field { o.append(("field", Statistics.json(field.key, field.values))) }
+            if let field { o.append(("field", field.json)) }
             return .object(o)
         }
     }
@@ -144,7 +144,7 @@ public struct Statistics: Sendable {
             row.entries += 1
             row.words += e.words
             if let m = moodScales.onDiaryScale(e) { row.mood.add(m) }
-            if let field, let v = Statistics.number(e, field) { row.field?.values.add(v) }
+            row.field?.add(e)
             rows[key] = row
         }
         let keys: [Int]
@@ -192,26 +192,68 @@ public struct Statistics: Sendable {
             let name = period == .month ? String(day.description.prefix(7)) : period == .year ? String(day.year) : day.description
             row = Row(period: name, start: day)
         }
-        if let field { row.field = (field, Mean()) }
+        row.field = field.map(FieldTally.init)
         return row
     }
 
     // MARK: Values
 
-    /// A numeric front-matter value of the entry (`mood` too); text that is not a number is skipped.
-    static func number(_ e: Entry, _ key: String) -> Double? {
-        switch e.field(key) {
-        case let .int(i)?: return Double(i)
-        case let .double(d)?: return d.isFinite ? d : nil
-        case let .string(s)?: return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+    /// A value as a number (`7`, `7.5`, `"7"`); other text, lists and mappings are none.
+    static func number(_ v: JSONValue) -> Double? {
+        switch v {
+        case let .int(i): return Double(i)
+        case let .double(d): return d.isFinite ? d : nil
+        case let .string(s): return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
         default: return nil
         }
     }
 
     static func json(_ d: Double?) -> JSONValue { d.map(JSONValue.double) ?? .null }
+}
 
-    static func json(_ key: String, _ m: Mean) -> JSONValue {
-        .object([("key", .string(key)), ("values", .int(m.count)), ("average", json(m.value)),
-                 ("min", json(m.min)), ("max", json(m.max))])
+/// `stats --field KEY` over a set of entries: the numbers averaged, and every value counted (the
+/// entries that hold it; each option of a list apart, so a `multi` field counts each choice). A
+/// field is numeric when every value it has there is a number; else its counts are what matter
+/// ("most frequent feeling"). KEY is any key `ls --columns` takes (`location.name` too).
+public struct FieldTally: Sendable {
+    public var key: String
+    /// The values that are numbers.
+    public var values = Mean()
+    /// Entries holding each value, by the value as text.
+    public var counts: [String: Int] = [:]
+    /// Entries that have the field.
+    public var entries = 0
+    /// Whether some value was not a number.
+    public var hasText = false
+
+    public init(_ key: String) { self.key = key }
+
+    public var isNumeric: Bool { !hasText && values.count > 0 }
+
+    /// Values most frequent first (ties by name).
+    public var ranked: [(value: String, entries: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    public mutating func add(_ e: Entry) {
+        guard let v = e.value(at: key), v != .null else { return }
+        entries += 1
+        let items: [JSONValue]
+        if case let .array(list) = v { items = list; hasText = true } else { items = [v] }
+        if items.count == 1, let n = Statistics.number(items[0]) { values.add(n) } else if !items.isEmpty { hasText = true }
+        var seen = Set<String>()
+        for item in items {
+            let text = item.readable
+            if !text.isEmpty, seen.insert(text).inserted { counts[text, default: 0] += 1 }
+            if Statistics.number(item) == nil { hasText = true }
+        }
+    }
+
+    /// `{key, values, average, min, max}` as before, with `entries` and `counts` (most frequent first).
+    public var json: JSONValue {
+        .object([("key", .string(key)), ("values", .int(values.count)), ("average", Statistics.json(values.value)),
+                 ("min", Statistics.json(values.min)), ("max", Statistics.json(values.max)),
+                 ("entries", .int(entries)), ("numeric", .bool(isNumeric)),
+                 ("counts", .array(ranked.map { .object([("value", .string($0.value)), ("entries", .int($0.entries))]) }))])
     }
 }

@@ -50,7 +50,7 @@ struct StrokeRoutes {
                     let entry = try CodingRoutes.entry(rel, in: diary)
                     let change = try Change(diary)
                     try StrokeFile.remove(strokes: [n - 1], ofEntry: rel, in: change)
-                    try change.commit("ink: -1 stroke on \(entry.title)")
+                    try change.commit(StrokeFile.removalMessage(1, title: entry.title))
                     return EntryRoutes.json(.object([("removed", .int(1))]))
                 } catch let e as DaybookError {
                     return Refusal.response(e)

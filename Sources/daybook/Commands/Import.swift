@@ -34,9 +34,18 @@ struct Import: ParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw DaybookError.io("no such file or folder", at: SourceLocation(path: path))
         }
-        let batch = try type.init().read(url, diary: diary, strict: strict)
+        // A bar for each stage that takes time at thousands of records: reading the input,
+        // looking for records already in the diary, writing (issue 13 item 9).
+        let reading = ProgressBar("reading \(url.lastPathComponent)")
+        let batch: ImportBatch
+        do {
+            defer { reading.finish() }
+            batch = try type.init().read(url, diary: diary, reading: ImportReading(strict: strict, progress: reading.update))
+        }
         Terminal.warnings(batch.warnings)
-        let plan = Importer.plan(batch, diary: diary)
+        let checking = ProgressBar("checking against the diary")
+        let plan = Importer.plan(batch, diary: diary, progress: checking.update)
+        checking.finish()
         let skipped = plan.duplicates == 0 ? "" : ", \(plan.duplicates) already in the diary skipped"
         if dryRun {
             for item in plan.entries {

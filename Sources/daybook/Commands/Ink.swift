@@ -5,9 +5,9 @@ import Foundation
 
 struct Ink: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Pen strokes beside entries: add, render, list and export them.",
+        abstract: "Pen strokes beside entries: add, render, list, remove and export them.",
         discussion: "An entry's strokes live in <id>.strokes.json beside it (man 5 daybook-strokes).",
-        subcommands: [InkAdd.self, InkRender.self, InkLs.self, InkExport.self])
+        subcommands: [InkAdd.self, InkRender.self, InkLs.self, InkRm.self, InkExport.self])
 
     /// The entry's strokes, or exit 1 when it has none.
     static func strokes(of rel: String, in diary: Diary) throws -> StrokeFile {

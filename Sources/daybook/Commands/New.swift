@@ -27,6 +27,8 @@ struct New: ParsableCommand {
     var template: String?
     @Option(name: .customLong("set"), help: ArgumentHelp("A front-matter field; the value is YAML: 7, true, [a, b], {k: v} (repeatable).", valueName: "key=value"))
     var fields: [String] = []
+    @Option(help: ArgumentHelp("Where: a place's name, with its coordinates if known (the location field).", valueName: "name[@lat,lon]"))
+    var location: String?
     @Option(help: ArgumentHelp("Pen strokes for the entry: a daybook stroke file or InkML.", valueName: "file"))
     var ink: String?
     @Option(help: ArgumentHelp("A file to attach (repeatable).", valueName: "file"))
@@ -57,6 +59,7 @@ struct New: ParsableCommand {
         draft.tags = tag
         draft.mood = mood
         try draft.setFields(fields)
+        if let location { try draft.setField("location", try EntryDraft.location(location)) }
         // Strokes are read before anything is written: a broken file saves nothing.
         let strokes = try ink.map { try Ink.importing($0, global: global) }
         let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? FieldPrompt.ask : nil)

@@ -12,7 +12,8 @@ struct Stats: ParsableCommand {
 
     @Option(help: ArgumentHelp("A table per period: day, week, month, year, weekday or hour.", valueName: "period"))
     var by: Period?
-    @Option(help: ArgumentHelp("Average, minimum and maximum of this numeric front-matter field (per period with --by).", valueName: "key"))
+    @Option(help: ArgumentHelp("A front-matter field (location.name too): average, minimum and maximum when its values are numbers, else the entries holding each value, most frequent first; per period with --by.", valueName: "key"),
+            completion: Completions.keys)
     var field: String?
     @Flag(help: "JSON: an object, or with --by an array of periods.") var json = false
     @Flag(help: "CSV with a header line: the table, or measure,value pairs.") var csv = false

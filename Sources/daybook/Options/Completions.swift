@@ -37,6 +37,16 @@ enum Completions {
         return matching(prefix, named + entries(of: diary).reversed().map(\.id))
     }
 
+    /// Keys in use in the diary (`daybook fields`) and daybook's own, for `--field` and, after the
+    /// last comma, for `--columns`.
+    static let keys = CompletionKind.custom { words, _, prefix in
+        let done = prefix.range(of: ",", options: .backwards).map { String(prefix[..<$0.upperBound]) } ?? ""
+        let inUse = diary(from: words).map { FieldCensus(entries(of: $0)).keys.map(\.name) } ?? []
+        var seen = Set<String>()
+        let names = (inUse + Entry.computedKeys).filter { seen.insert($0).inserted }
+        return matching(String(prefix.dropFirst(done.count)), names).map { done + $0 }
+    }
+
     static func matching(_ prefix: String, _ names: [String]) -> [String] {
         prefix.isEmpty ? names : names.filter { $0.hasPrefix(prefix) }
     }

@@ -35,7 +35,13 @@ struct StatsPrinter {
         row("last 7 days", "\(s.last7Days) \(s.last7Days == 1 ? "entry" : "entries")")
         row("mood", "\(StatsPrinter.number(s.mood.value)) average; this week \(StatsPrinter.number(s.moodThisWeek.value)), last week \(StatsPrinter.number(s.moodLastWeek.value))")
         if let f = s.field {
-            row(f.key, "\(StatsPrinter.number(f.values.value)) average, min \(StatsPrinter.number(f.values.min)), max \(StatsPrinter.number(f.values.max)) (\(f.values.count) entries)")
+            if f.isNumeric || f.entries == 0 {
+                row(f.key, "\(StatsPrinter.number(f.values.value)) average, min \(StatsPrinter.number(f.values.min)), max \(StatsPrinter.number(f.values.max)) (\(f.values.count) entries)")
+            } else {
+                let top = f.ranked.prefix(10).map { "\(TerminalText.shown($0.value)) \($0.entries)" }.joined(separator: ", ")
+                let more = f.counts.count > 10 ? ", \(f.counts.count - 10) more" : ""
+                row(f.key, top + more + " (\(f.entries) \(f.entries == 1 ? "entry" : "entries"))")
+            }
         }
         row("tags", s.tags.isEmpty ? "–" : s.tags.map { Terminal.accent("#" + $0.name) + " \($0.entries)" }.joined(separator: ", "))
         row("codes", s.codes.isEmpty ? "–" : s.codes.map { "\($0.name) \($0.entries)" }.joined(separator: ", "))
@@ -44,19 +50,49 @@ struct StatsPrinter {
         }
     }
 
-    var columns: [String] {
-        ["entries", "words", "mood"] + (field.map { ["\($0) avg", "\($0) min", "\($0) max"] } ?? [])
+    /// The field's columns of a table: average, minimum and maximum of a numeric field; else the
+    /// entries holding each value, most frequent overall first (`limit` of them, then `other`).
+    struct FieldColumns {
+        var numeric: Bool
+        var values: [String] = []
+        var other = false
+
+        init(_ rows: [Statistics.Row], limit: Int?) {
+            var all = FieldTally("")
+            for r in rows { if let f = r.field { all.hasText = all.hasText || f.hasText; for (v, n) in f.counts { all.counts[v, default: 0] += n } } }
+            numeric = !all.hasText
+            guard !numeric else { return }
+            let ranked = all.ranked.map(\.value)
+            values = limit.map { Array(ranked.prefix($0)) } ?? ranked
+            other = ranked.count > values.count
+        }
+
+        func names(_ key: String) -> [String] {
+            numeric ? ["\(key) avg", "\(key) min", "\(key) max"] : values.map { "\(key)=\($0)" } + (other ? ["\(key)=other"] : [])
+        }
+
+        func cells(_ f: FieldTally, precise: Bool) -> [String] {
+            if numeric { return [f.values.value, f.values.min, f.values.max].map { StatsPrinter.number($0, precise: precise) } }
+            let shown = values.map { f.counts[$0] ?? 0 }
+            let rest = f.counts.filter { !values.contains($0.key) }.values.reduce(0, +)
+            return shown.map(String.init) + (other ? [String(rest)] : [])
+        }
     }
 
-    func values(_ r: Statistics.Row, precise: Bool = false) -> [String] {
+    func columns(_ fields: FieldColumns?) -> [String] {
+        ["entries", "words", "mood"] + (field.flatMap { key in fields?.names(key) } ?? [])
+    }
+
+    func values(_ r: Statistics.Row, _ fields: FieldColumns?, precise: Bool = false) -> [String] {
         var v = [String(r.entries), String(r.words), StatsPrinter.number(r.mood.value, precise: precise)]
-        if let f = r.field { v += [f.values.value, f.values.min, f.values.max].map { StatsPrinter.number($0, precise: precise) } }
+        if let f = r.field, let fields { v += fields.cells(f, precise: precise) }
         return v
     }
 
     func table(_ rows: [Statistics.Row], by: Period) {
-        let header = [by.rawValue] + columns
-        let cells = rows.map { [$0.period] + values($0) }
+        let fields = field.map { _ in FieldColumns(rows, limit: 6) }
+        let header = [by.rawValue] + columns(fields).map(TerminalText.shown)
+        let cells = rows.map { [$0.period] + values($0, fields) }
         let widths = header.indices.map { i in ([header[i]] + cells.map { $0[i] }).map(\.count).max() ?? 0 }
         func line(_ items: [String]) -> String {
             items.enumerated().map { i, s in
@@ -69,9 +105,10 @@ struct StatsPrinter {
     }
 
     func csv(_ rows: [Statistics.Row]) {
-        Terminal.out((["period", "start"] + columns.map { $0.replacingOccurrences(of: " ", with: "_") }).joined(separator: ","))
+        let fields = field.map { _ in FieldColumns(rows, limit: nil) }
+        Terminal.out((["period", "start"] + columns(fields).map { CSV.field($0.replacingOccurrences(of: " ", with: "_")) }).joined(separator: ","))
         for r in rows {
-            Terminal.out(([CSV.field(r.period), r.start?.description ?? ""] + values(r, precise: true)).joined(separator: ","))
+            Terminal.out(([CSV.field(r.period), r.start?.description ?? ""] + values(r, fields, precise: true)).joined(separator: ","))
         }
     }
 
@@ -85,17 +122,19 @@ struct StatsPrinter {
             ("mood_last_week", StatsPrinter.number(s.moodLastWeek.value, precise: true)),
         ]
         if let f = s.field {
-            pairs += [("\(f.key)_average", f.values.value), ("\(f.key)_min", f.values.min), ("\(f.key)_max", f.values.max)]
-                .map { ($0.0, StatsPrinter.number($0.1, precise: true)) }
+            if f.isNumeric || f.entries == 0 {
+                pairs += [("\(f.key)_average", f.values.value), ("\(f.key)_min", f.values.min), ("\(f.key)_max", f.values.max)]
+                    .map { ($0.0, StatsPrinter.number($0.1, precise: true)) }
+            } else {
+                pairs += f.ranked.map { ("\(f.key)=\($0.value)", String($0.entries)) }
+            }
         }
         Terminal.out("measure,value")
         for (k, v) in pairs { Terminal.out(CSV.field(k) + "," + CSV.field(v)) }
     }
 }
 
-/// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+/// One CSV field (RFC 4180), as every CSV daybook writes.
 enum CSV {
-    static func field(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-    }
+    static func field(_ s: String) -> String { CSVExport.field(s) }
 }

@@ -74,8 +74,6 @@ struct CodeLs: ParsableCommand {
 
     /// One CSV record (RFC 4180): a field with a comma, quote or line break is quoted.
     static func csvRow(_ fields: [String]) -> String {
-        fields.map { f in
-            f.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : f
-        }.joined(separator: ",")
+        fields.map(CSVExport.field).joined(separator: ",")
     }
 }
