@@ -131,6 +131,8 @@ def test_check_warns_of_each_link_to_nothing_at_its_line_and_column(linked):
     assert all(": warning: " in l for l in warnings)
     as_json = [p for p in linked.run("check", "--json").jsonl() if "link" in p["message"]]
     assert len(as_json) == 6 and all(p["severity"] == "warning" and p["line"] > 0 and p["column"] > 0 for p in as_json)
+    nothing = next(p for p in as_json if "[[nothing-here]]" in p["message"])
+    assert (nothing["end_line"], nothing["end_column"] - nothing["column"]) == (nothing["line"], len("[[nothing-here]]"))
 
 
 def test_show_resolves_links_for_a_reader(linked):

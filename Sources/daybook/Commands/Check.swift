@@ -27,6 +27,7 @@ struct Check: ParsableCommand {
                     o.append(("path", .string(l.path)))
                     if let line = l.line { o.append(("line", .int(line))) }
                     if let c = l.column { o.append(("column", .int(c))) }
+                    if let line = l.endLine, let c = l.endColumn { o += [("end_line", .int(line)), ("end_column", .int(c))] }
                 }
                 Terminal.out(JSONValue.object(o).serialized())
             } else if let l = p.location {
