@@ -171,6 +171,16 @@ public enum Markdown {
     /// text node outside links (so never in code, raw HTML or a link's destination), and written
     /// so in the source: a bracket written `\[` or `&#91;` is text, not a link.
     private static func wikiLinks(_ doc: OpaquePointer, source: [UInt8]) -> [WikiMatch] {
+        // Most texts have no `[[` at all: their text nodes are not looked at.
+        guard source.withUnsafeBytes({ b -> Bool in
+            guard let base = b.baseAddress else { return false }
+            var at = 0
+            while at + 1 < b.count, let hit = memchr(base + at, Int32(UInt8(ascii: "[")), b.count - 1 - at) {
+                at = base.distance(to: hit) + 1
+                if b[at] == UInt8(ascii: "[") { return true }
+            }
+            return false
+        }) else { return [] }
         var lineStarts = [0]
         for (i, b) in source.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
         var cursor: [Int: Int] = [:] // per line, where the last link found on it ended
