@@ -222,9 +222,7 @@ private struct BodyLines {
 
     init(_ body: String) {
         bytes = Array(body.utf8)
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
-        self.starts = starts
+        starts = Markdown.lineStarts(bytes)
     }
 
     func offset(line: Int, byteColumn: Int) -> Int {

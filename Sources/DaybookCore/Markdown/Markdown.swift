@@ -181,8 +181,7 @@ public enum Markdown {
             }
             return false
         }) else { return [] }
-        var lineStarts = [0]
-        for (i, b) in source.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
+        let lineStarts = Markdown.lineStarts(source)
         var cursor: [Int: Int] = [:] // per line, where the last link found on it ended
         var out: [WikiMatch] = []
         guard let iter = cmark_iter_new(doc) else { return [] }
@@ -218,6 +217,20 @@ public enum Markdown {
             }
         }
         return out
+    }
+
+    /// Where each line of a text starts (UTF-8 offsets; the first is 0), found with memchr.
+    static func lineStarts(_ bytes: [UInt8]) -> [Int] {
+        var starts = [0]
+        bytes.withUnsafeBytes { b in
+            guard let base = b.baseAddress else { return }
+            var at = 0
+            while at < b.count, let hit = memchr(base + at, Int32(UInt8(ascii: "\n")), b.count - at) {
+                at = base.distance(to: hit) + 1
+                starts.append(at)
+            }
+        }
+        return starts
     }
 
     /// The next `[[inner]]` in a text from `from`: its range and the inner bytes.
