@@ -66,6 +66,10 @@ for n in "${sizes[@]}"; do
   hyperfine --shell=bash --warmup 1 --runs 3 -i --export-json "$out/rg.json" "rg -c 'log+in\\s+fail' $d/entries >/dev/null" >/dev/null 2>&1
   row "$n" "grep regex" "$(median "$out/rg.json")" 3 "$bin grep -c 'log+in\\s+fail'"
   row "$n" "rg regex (reference)" - 3 "rg -c 'log+in\\s+fail' $d/entries"
+  # Links: `show` resolves one entry's links; --backlinks reads every body once, so its
+  # yardstick is ripgrep reading the same files (twice, as for the cold start).
+  row "$n" "show last (links resolved)" 0.25 5 "$bin show last"
+  row "$n" "links last --backlinks" "$(python3 -c "print('%.3f' % (2 * $rg_time))")" 3 "$bin links last --backlinks"
   row "$n" "new -m (with its commit)" 0.15 5 "$bin new -q -m 'benchmark entry' Bench"
   row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"
   if [ "${BENCH_JRNL:-1}" = 1 ] && command -v jrnl >/dev/null; then

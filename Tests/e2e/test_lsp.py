@@ -198,6 +198,47 @@ async def test_codings_orphans_unknown_codes_duplicates_and_template_fields(lsp)
 
 
 @pytest.mark.asyncio
+async def test_links_to_nothing_are_warnings_at_the_links_exact_range(lsp):
+    lsp.diary.ok("new", "Login trouble", "--date", "2026-11-02 22:30", "-m", "x")
+    lsp.diary.ok("new", "Memo", "--date", "2026-11-03 08:00", "-m", "y")
+    lsp.diary.ok("new", "Memo two", "--date", "2026-11-03 08:15", "-m", "z")
+    p = entry_path(lsp.diary)
+    text = ("---\n"
+            "title: Night shift\n"
+            "date: 2026-11-21T12:00:00+01:00\n"
+            "---\n"
+            "Ünïcode first: [[2026-11-02|fine]] and [[gone-for-good|label]] and [[2026-11-03-08]].\n"
+            "`[[in-code]]` and [[unclosed and [a file](../10/2026-10-01-0900-x.md).\n"
+            "![a photo](2026-11-02-2230-login-trouble/none.png) [out](../../../../../etc/passwd)\n")
+    diags = [d for d in await open_entry(lsp, p, text) if "link" in d.message]
+    assert len(diags) == 5, [d.message for d in diags]
+    line4 = text.split("\n")[4]
+    gone = by_message(diags, "[[gone-for-good]] leads to nothing")
+    start = line4.index("[[gone")  # no character above U+FFFF: UTF-16 units are characters
+    assert gone.range == rng(4, start, 4, start + len("[[gone-for-good|label]]"))
+    assert gone.severity == types.DiagnosticSeverity.Warning
+    ambiguous = by_message(diags, "[[2026-11-03-08]] names 2 entries")
+    start = line4.index("[[2026-11-03-08]]")
+    assert ambiguous.range == rng(4, start, 4, start + len("[[2026-11-03-08]]"))
+    line5 = text.split("\n")[5]
+    missing = by_message(diags, "no entry file entries/2026/10/2026-10-01-0900-x.md")
+    assert missing.range == rng(5, line5.index("[a file]"), 5, len(line5) - 1)
+    photo = by_message(diags, "no attachment")
+    assert photo.range == rng(6, 0, 6, len("![a photo](2026-11-02-2230-login-trouble/none.png)"))
+    out = by_message(diags, "leads out of the diary's entries")
+    assert out.range.start == pos(6, text.split("\n")[6].index("[out]"))
+
+    # Typing the missing part of an id (an incremental change) makes the link resolve.
+    lsp.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri(p), version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=rng(4, line4.index("08]]") + 2, 4, line4.index("08]]") + 2), text="15")]))
+    await lsp.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    messages = [d.message for d in lsp.diagnostics[uri(p)]]
+    assert not any("names 2 entries" in m for m in messages) and any("gone-for-good" in m for m in messages)
+
+
+@pytest.mark.asyncio
 async def test_strict_codebook_makes_an_unknown_code_an_error(diary):
     (diary.path / "daybook.yml").write_text((diary.path / "daybook.yml").read_text() + "codebook: {strict: true}\n")
     (diary.path / "codebook.yml").write_text(CODEBOOK)

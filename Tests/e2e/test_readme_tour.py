@@ -214,6 +214,15 @@ def test_the_exports_and_the_sketch_exist(tour):
     assert (tour_dir / "last.html").read_text().strip()
 
 
+def test_the_follow_up_links_to_the_login_trouble(tour):
+    back = daybook(tour, "links", "2026-11-02-2230", "--backlinks")
+    assert back.startswith("2026-11-04-0900-follow-up:"), back
+    page = (tour["clone"] / "tour/site/entries/2026/11/2026-11-02-2230-login-trouble.html").read_text()
+    assert '<h2>Linked from</h2><ul><li><a href="../../../entries/2026/11/2026-11-04-0900-follow-up.html">Follow-up</a>' in page
+    follow_up = (tour["clone"] / "tour/site/entries/2026/11/2026-11-04-0900-follow-up.html").read_text()
+    assert '<a href="../../../entries/2026/11/2026-11-02-2230-login-trouble.html">the login trouble</a>' in follow_up
+
+
 def test_undo_took_back_the_import_and_rm_restore_brought_the_meeting_back(tour):
     assert entries(tour, "--to", "2026-10-15") == [], "the jrnl entries (September and October 2) are undone"
     meeting = tour["diary"] / "entries/2026/11/2026-11-10-1930-team-meeting.md"

@@ -24,11 +24,20 @@ public enum DiaryChecks {
     public static func run(_ diary: Diary, fix: Bool) throws -> (problems: [Diagnostic], fixed: [String]) {
         var problems: [Diagnostic] = []
         var entries: [Entry] = []
-        for rel in diary.entryFiles() {
+        let files = diary.entryFiles()
+        let links = EntryLinks(diary) { files }
+        for rel in files {
             let o = diary.readEntry(rel)
             // Bodies are not kept (100,000 of them would not fit the memory budget); a check
-            // that needs one reads it (codings come with their places in the body).
-            if var e = o.entry { e.body = ""; entries.append(e) } else { problems += o.problems.map { Diagnostic($0, severity: .error) } }
+            // that needs one reads it (codings come with their places in the body). Links are
+            // checked while the body is here.
+            if var e = o.entry {
+                problems += links.problems(of: e)
+                e.body = ""
+                entries.append(e)
+            } else {
+                problems += o.problems.map { Diagnostic($0, severity: .error) }
+            }
         }
         var fixed: [String] = []
         for check in all {

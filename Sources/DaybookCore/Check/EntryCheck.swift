@@ -2,16 +2,17 @@
 import Foundation
 
 /// What `daybook check` reports about one entry, from its text: the front matter (YAML, `date`,
-/// mood, tags, codings), the fields its template declares, and its codings against the body and
-/// the codebook. The language server runs it on every change of a buffer.
+/// mood, tags, codings), the fields its template declares, its codings against the body and
+/// the codebook, and its links. The language server runs it on every change of a buffer.
 public struct EntryCheck {
     /// The entry, when its text parses.
     public var entry: Entry?
     public var problems: [Diagnostic]
 
     /// Checks `source` as the text of the entry at `rel` (relative to the diary). With
-    /// `undefinedCodes`, codes missing from a codebook that is not strict are warnings too.
-    public init(_ source: String, rel: String, diary: Diary, codebook: Codebook, undefinedCodes: Bool = true) {
+    /// `undefinedCodes`, codes missing from a codebook that is not strict are warnings too;
+    /// `links` resolves the body's links (by default against the entry files on disk).
+    public init(_ source: String, rel: String, diary: Diary, codebook: Codebook, undefinedCodes: Bool = true, links: EntryLinks? = nil) {
         let display = diary.displayPath(rel)
         let text: EntryText
         do { text = try EntryText(source, path: display) } catch {
@@ -29,6 +30,7 @@ public struct EntryCheck {
         }
         problems += CodingCheck.problems(of: entry, text: text, codebook: codebook, diary: diary,
                                          undefinedCodes: undefinedCodes) { entry.body }
+        problems += (links ?? EntryLinks(diary)).problems(of: entry)
     }
 
     static func diagnostic(_ error: Error, path: String) -> Diagnostic {

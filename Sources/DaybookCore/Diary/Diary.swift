@@ -229,10 +229,15 @@ public final class Diary {
     /// nil otherwise. The one rule for reading a file a request or a reference names (the web
     /// app's attachments too), so no link leads a read out of the diary.
     public func regularFileContents(_ rel: String) -> Data? {
-        guard symbolicLink(on: rel) == nil else { return nil }
-        var st = stat()
-        guard lstat(rootPrefix + rel, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard isRegularFile(rel) else { return nil }
         return FileManager.default.contents(atPath: rootPrefix + rel)
+    }
+
+    /// Whether `rel` is a regular file reached without a symbolic link on the way (it is not read).
+    public func isRegularFile(_ rel: String) -> Bool {
+        guard symbolicLink(on: rel) == nil else { return false }
+        var st = stat()
+        return lstat(rootPrefix + rel, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Temporary files that interrupted writes left anywhere in the diary (relative to the root,

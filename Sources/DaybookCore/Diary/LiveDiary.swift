@@ -93,6 +93,13 @@ public final class LiveDiary {
         return value
     }
 
+    /// The diary's rule for links, looking a `[[prefix]]` up in the ids of the kept snapshot
+    /// (listed once until the entries change) instead of walking the diary.
+    public func entryLinks() throws -> EntryLinks {
+        let diary = try diary()
+        return EntryLinks(diary) { [self] in (try? derived("links.paths") { s in (0..<s.count).map(s.path) }) ?? diary.entryFiles() }
+    }
+
     /// A mark that changes when the entries changed, for a page that asks every few seconds:
     /// the watcher's count where changes are watched, else the number of entry files.
     public func changeMark() throws -> String {

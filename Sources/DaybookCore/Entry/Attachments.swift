@@ -7,6 +7,14 @@ public enum Attachments {
     /// The attachment folder of an entry file (`entries/YYYY/MM/<id>`).
     public static func folder(ofEntry rel: String) -> String { String(rel.dropLast(3)) }
 
+    /// Whether a path (relative to the diary) names a file in an entry's attachment folder:
+    /// `entries/YYYY/MM/<id>/<name>`, the name not hidden (such files are never listed).
+    public static func isAttachmentPath(_ rel: String) -> Bool {
+        let parts = rel.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 5 && parts[0] == "entries" && !parts[3].isEmpty && Diary.isEntryFileName(parts[3] + ".md")
+            && !parts[4].isEmpty && !parts[4].hasPrefix(".")
+    }
+
     /// The files in an entry's attachment folder, by name. Symbolic links are left out (never
     /// followed: one may lead out of the diary; `check` lists them), and so is a linked folder.
     public static func files(ofEntry rel: String, in diary: Diary) -> [String] {

@@ -17,9 +17,10 @@ enum CodedSegmentMarker {
     static let startBase: UInt32 = 0xF0000
     static let endBase: UInt32 = 0xF8000
 
-    static func render(_ body: String, segments: [CodedSegment], unsafe: Bool, target: ((String, Bool) -> String?)? = nil) -> String {
+    static func render(_ body: String, segments: [CodedSegment], unsafe: Bool, target: Markdown.LinkTarget? = nil,
+                       wiki: Markdown.WikiTarget? = nil) -> String {
         let segments = Array(segments.prefix(0x8000))
-        guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe, target: target) }
+        guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe, target: target, wiki: wiki) }
         // Ends before starts at the same place, so adjacent segments do not nest.
         var events: [(offset: Int, isStart: Bool, index: Int)] = []
         for (i, s) in segments.enumerated() {
@@ -37,7 +38,7 @@ enum CodedSegmentMarker {
             if let u = Unicode.Scalar(base + UInt32(ev.index)) { marked.unicodeScalars.append(u) }
         }
         marked += body[utf8...]
-        return replaceMarkers(Markdown.html(marked, unsafe: unsafe, target: target), segments: segments)
+        return replaceMarkers(Markdown.html(marked, unsafe: unsafe, target: target, wiki: wiki), segments: segments)
     }
 
     static func replaceMarkers(_ html: String, segments: [CodedSegment]) -> String {

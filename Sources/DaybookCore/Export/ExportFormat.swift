@@ -97,6 +97,38 @@ public final class ExportContext {
         return try YAML.compose(text, path: display).map(YAML.value) ?? .object([])
     }
 
+    // MARK: Links between entries
+
+    /// The diary's rule for links: a `[[prefix]]` names an entry among all of the diary's, and
+    /// `has` then says whether the pages hold it.
+    public lazy var entryLinks = EntryLinks(diary)
+    /// The entries the pages hold (paths); nil when every entry of the diary has its page.
+    var exported: Set<String>?
+    /// What links to each entry, for a page's "Linked from".
+    var linkIndex: LinkIndex?
+    /// Titles known without reading a file (the exported entries').
+    var titles: [String: String] = [:]
+
+    /// Whether the pages hold the entry at `path`.
+    func has(_ path: String) -> Bool { exported?.contains(path) ?? true }
+
+    /// An entry's title as a page shows it (its id when it has none), read from its file when
+    /// the export did not load it.
+    func title(of path: String) -> String {
+        if let t = titles[path] { return t }
+        let e = diary.readEntry(path).entry
+        let t = e.map { $0.title.isEmpty ? $0.id : $0.title } ?? Entry.id(ofPath: path)
+        titles[path] = t
+        return t
+    }
+
+    /// Makes the exported entries the pages' entries, and reads their links once for "Linked from".
+    func index(_ entries: [Entry]) {
+        exported = Set(entries.map(\.path))
+        for e in entries { titles[e.path] = e.title.isEmpty ? e.id : e.title }
+        linkIndex = LinkIndex(entries, links: entryLinks)
+    }
+
     /// The diary's name from daybook.yml, for titles.
     public var diaryName: String { diary.config.name ?? "Diary" }
 

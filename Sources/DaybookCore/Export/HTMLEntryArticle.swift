@@ -21,8 +21,14 @@ struct HTMLEntryArticle {
         }
         s += "</header>\n<div class=\"body\">\n"
         let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
-        var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(e.body, segments: segments, unsafe: context.options.unsafeHTML,
-                                                                                   target: { links.bodyTarget($0, of: e, isImage: $1) }))
+        let rule = context.entryLinks
+        var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(
+            e.body, segments: segments, unsafe: context.options.unsafeHTML,
+            target: { url, _ in
+                guard let target = rule.resolve(url: url, from: e.path) else { return nil }
+                return links.bodyTarget(target, has: context.has)
+            },
+            wiki: { written, label in wikiLink(written, label) }))
         let files = Attachments.files(ofEntry: e.path, in: context.diary)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }
         s += body + "</div>\n"
@@ -38,6 +44,11 @@ struct HTMLEntryArticle {
             }
             s += "</ul></section>\n"
         }
+        if let from = context.linkIndex?.linking(to: e.path), !from.isEmpty {
+            s += "<section class=\"backlinks\"><h2>Linked from</h2><ul>"
+            for path in from { s += "<li><a href=\"\(links.entry(path: path, ""))\">\(HTMLText.escape(context.title(of: path)))</a></li>" }
+            s += "</ul></section>\n"
+        }
         if !e.codings.isEmpty {
             s += "<section class=\"codings\"><h2>Codings</h2><ul>"
             for c in e.codings {
@@ -51,6 +62,17 @@ struct HTMLEntryArticle {
             s += "</ul></section>\n"
         }
         return s + "</article>\n"
+    }
+
+    /// A `[[…]]` link as a link to the entry's page, its text the label or else the entry's
+    /// title; nil (left as written) when it leads to no entry the pages have. Coded segments'
+    /// markers in it stay in the text, so the segment's marks stay balanced.
+    func wikiLink(_ written: String, _ label: String) -> (url: String, text: String)? {
+        let isMarker = { (u: Unicode.Scalar) in u.value >= CodedSegmentMarker.startBase && u.value < CodedSegmentMarker.startBase + 0x10000 }
+        let id = String(String.UnicodeScalarView(written.unicodeScalars.filter { !isMarker($0) }))
+        guard case let .entry(path, fragment) = context.entryLinks.resolve(id: id), context.has(path) else { return nil }
+        let markers = String(String.UnicodeScalarView(written.unicodeScalars.filter(isMarker)))
+        return (links.entry(path: path, fragment), (label.isEmpty ? context.title(of: path) : label) + markers)
     }
 
     /// The attachment as the entry's body links it (`<id>/<name>`): a site keeps attachments beside

@@ -6,10 +6,12 @@ import Foundation
 public struct HTMLEntryView {
     let context: ExportContext
 
-    public init(diary: Diary, unsafeHTML: Bool) {
+    /// `links` resolves the bodies' links (by default against the entry files on disk).
+    public init(diary: Diary, unsafeHTML: Bool, links: EntryLinks? = nil) {
         var options = ExportOptions()
         options.unsafeHTML = unsafeHTML
         context = ExportContext(diary: diary, options: options)
+        if let links { context.entryLinks = links }
     }
 
     var links: HTMLLinks { HTMLLinks(singleFile: false, app: true) }

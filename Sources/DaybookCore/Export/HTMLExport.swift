@@ -20,6 +20,7 @@ public struct HTMLExport: ExportFormat {
     func site(_ entries: [Entry], context: ExportContext, in folder: URL) throws {
         let name = context.diaryName
         let links = HTMLLinks(singleFile: false)
+        context.index(entries)
         try page("style.css", in: folder) { try $0.write(HTMLLayout.css) }
         try context.forEachWithBody(entries) { e in
             let rel = HTMLLinks.page(of: e)
@@ -97,6 +98,7 @@ public struct HTMLExport: ExportFormat {
     func singlePage(_ entries: [Entry], context: ExportContext, to out: TextSink) throws {
         let name = context.diaryName
         let links = HTMLLinks(singleFile: true)
+        context.index(entries)
         try out.write(HTMLLayout.head(title: name, style: HTMLLayout.inlineStyle, links: links, diaryName: name))
         let tags = byTag(entries)
         try out.write(HTMLIndex(context: context, links: links).overview(entries, tags: tags.map(\.0)))

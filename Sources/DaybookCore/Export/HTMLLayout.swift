@@ -52,6 +52,7 @@ enum HTMLLayout {
     .codings blockquote, .segments blockquote { margin: 0.2rem 0 0.2rem 0; padding-left: 0.8rem; border-left: 4px solid var(--code, var(--line)); }
     .attachments img, .body img { max-width: 100%; height: auto; }
     .attachments ul { padding-left: 1.2rem; }
+    .broken-link { text-decoration: underline dotted; }
     figure.ink svg { max-width: 100%; height: auto; border: 1px solid var(--line); }
     pre { background: #f6f8fa; padding: 0.8rem; overflow-x: auto; }
     code { font-size: 0.9em; }

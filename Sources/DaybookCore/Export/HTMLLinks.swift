@@ -28,51 +28,39 @@ struct HTMLLinks {
     /// links to other entries lead (the absolute paths of their `.md` files).
     var standaloneDiary: URL?
 
-    /// Where a link (or image) in entry `e`'s body leads on the page, when it names another entry
-    /// by its file, relative to `e`'s file (`2026-11-02-2230-login-trouble.md`,
-    /// `../10/ID.md#part`): that entry's page (its anchor in a single page, `/entries/ID` in the
-    /// app). In the app, a link to another entry's attachment (`../10/ID/photo.jpg`) goes to where
-    /// the app serves it. Nil keeps the destination as written (a web address, an anchor, an
-    /// attachment of a site, which sits where the body's relative link looks for it).
-    func bodyTarget(_ url: String, of e: Entry, isImage: Bool) -> String? {
-        guard let (path, suffix) = HTMLLinks.resolve(url, from: e.path) else { return nil }
-        if Diary.isEntryPath(path) {
-            let id = Entry.id(ofPath: path)
-            if app { return "/entries/" + id + suffix }
-            if let standaloneDiary {
-                // An absolute path, not a file: URL (cmark blanks those as unsafe): a page opened
-                // from a file resolves it to the entry's file wherever the page was saved.
-                let full = standaloneDiary.appendingPathComponent(path).path
-                return (full.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? full) + suffix
-            }
-            if singleFile { return "#entry-" + id }
-            return root + String(path.dropLast(3)) + ".html" + suffix
+    /// Where a link (or image) in an entry's body leads on the page, from where it leads in the
+    /// diary (`EntryLinks`): another entry's page (its anchor in a single page, `/entries/ID` in
+    /// the app; `has` says which entries the pages hold). In the app, an attachment goes to where
+    /// the app serves it. Nil keeps the destination as written (an attachment of a site or a
+    /// single page, which sits where the body's relative link looks for it); `.some(nil)` shows
+    /// the link's text without a destination: a link to nothing, out of the entries, or to an
+    /// entry the pages do not have.
+    func bodyTarget(_ target: LinkTarget, has: (String) -> Bool) -> String?? {
+        switch target {
+        case let .entry(path, fragment):
+            return has(path) ? entry(path: path, fragment) : .some(nil)
+        case let .attachment(path):
+            let parts = path.split(separator: "/")
+            guard has(parts.dropLast().joined(separator: "/") + ".md") else { return .some(nil) }
+            guard app else { return nil }
+            return "/entries/" + parts[3] + "/" + parts[4]
+        case .noEntry, .noAttachment, .ambiguous, .outside:
+            return .some(nil)
         }
-        let parts = path.split(separator: "/")
-        guard app, parts.count == 5, Diary.isEntryFileName(parts[3] + ".md") else { return nil }
-        return "/entries/" + parts[3] + "/" + parts[4] + suffix
     }
 
-    /// A relative destination resolved against the entry file's folder: the path below the
-    /// diary (percent escapes undone) and what followed it (`#…`, `?…`); nil for a web address,
-    /// an absolute path, an anchor, or one that leaves entries/.
-    static func resolve(_ url: String, from entryPath: String) -> (String, String)? {
-        guard !url.isEmpty, !url.hasPrefix("#"), !url.hasPrefix("/"),
-              url.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) == nil else { return nil }
-        let cut = url.firstIndex(where: { $0 == "#" || $0 == "?" }) ?? url.endIndex
-        guard let relative = String(url[..<cut]).removingPercentEncoding, !relative.isEmpty else { return nil }
-        var parts = entryPath.split(separator: "/").dropLast().map(String.init)
-        for part in relative.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
-                guard !parts.isEmpty else { return nil }
-                parts.removeLast()
-            } else {
-                parts.append(String(part))
-            }
+    /// The page of the entry at `path` (relative to the diary), with `#part` or `?…` after it.
+    func entry(path: String, _ suffix: String) -> String {
+        let id = Entry.id(ofPath: path)
+        if app { return "/entries/" + id + suffix }
+        if let standaloneDiary {
+            // An absolute path, not a file: URL (cmark blanks those as unsafe): a page opened
+            // from a file resolves it to the entry's file wherever the page was saved.
+            let full = standaloneDiary.appendingPathComponent(path).path
+            return (full.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? full) + suffix
         }
-        guard parts.first == "entries" else { return nil }
-        return (parts.joined(separator: "/"), String(url[cut...]))
+        if singleFile { return "#entry-" + id }
+        return root + String(path.dropLast(3)) + ".html" + suffix
     }
 
     var index: String { app ? "/" : singleFile ? "#top" : root + "index.html" }

@@ -6,6 +6,10 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
     public var path: String
     public var line: Int?
     public var column: Int?
+    /// Where what is meant ends (a link's last character and one more), when it is known: an
+    /// editor marks the range; the description names only the start.
+    public var endLine: Int?
+    public var endColumn: Int?
 
     public init(path: String, line: Int? = nil, column: Int? = nil) {
         self.path = path

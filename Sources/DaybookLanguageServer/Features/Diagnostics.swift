@@ -8,12 +8,14 @@ enum Diagnostics {
         return a.check.problems.map { lsp($0, lines: a.lines, context: context) }
     }
 
-    /// The range of a problem: from its column (or the line's first non-blank character) to the
-    /// end of the line's content. Without a line, the first line (the `---` that opens the entry).
+    /// The range of a problem: its own where it has an end (a link), else from its column (or
+    /// the line's first non-blank character) to the end of the line's content. Without a line, the first line (the `---` that opens the entry).
     static func lsp(_ d: DaybookCore.Diagnostic, lines: TextLines, context: DiaryContext) -> LSPDiagnostic {
         let line = max(1, d.location?.line ?? 1)
         var range: LSPRange
-        if let column = d.location?.column, column > 1 {
+        if let column = d.location?.column, let endLine = d.location?.endLine, let endColumn = d.location?.endColumn {
+            range = LSPRange(start: lines.position(line: line, scalarColumn: column), end: lines.position(line: endLine, scalarColumn: endColumn))
+        } else if let column = d.location?.column, column > 1 {
             let start = lines.position(line: line, scalarColumn: column)
             range = lines.contentRange(line: line - 1, from: lines.index(of: start))
         } else {

@@ -40,6 +40,9 @@ final class DiaryContext {
         DiaryIndex(live: live) ?? DiaryIndex(snapshot: diary.scanEntries())
     }
 
+    /// The diary's rule for links: a `[[prefix]]` is looked up in the ids of the kept snapshot.
+    var entryLinks: EntryLinks { (try? live.entryLinks()) ?? EntryLinks(diary) }
+
     /// The line (0-based) of a code's key in codebook.yml, nil when the file has none.
     func codebookLine(of code: String) -> Int? {
         guard let text = try? String(contentsOf: diary.codebookFile, encoding: .utf8) else { return nil }

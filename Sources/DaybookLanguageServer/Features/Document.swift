@@ -33,7 +33,7 @@ final class Document {
         guard let (context, rel) = place else { return nil }
         if let cached { return cached }
         let a = Analysis(lines: TextLines(text),
-                         check: EntryCheck(text, rel: rel, diary: context.diary, codebook: context.codebook),
+                         check: EntryCheck(text, rel: rel, diary: context.diary, codebook: context.codebook, links: context.entryLinks),
                          entryText: try? EntryText(text, path: rel))
         cached = a
         return a

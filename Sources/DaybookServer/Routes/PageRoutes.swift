@@ -23,7 +23,8 @@ struct PageRoutes {
                 let diary = try live.diary()
                 let (_, entry, version) = try EntryRoutes.load(id, in: diary)
                 let counts = try live.counts("codings per code", parts: .codings) { $0.codings.map(\.code) }
-                let page = EntryPage(diary: diary, view: HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML), entry: entry, version: version,
+                let view = HTMLEntryView(diary: diary, unsafeHTML: options.unsafeHTML, links: try live.entryLinks())
+                let page = EntryPage(diary: diary, view: view, entry: entry, version: version,
                                      codingCounts: counts)
                 return PageRoutes.html(AppLayout.page(title: entry.title, diaryName: PageRoutes.name(diary), data: page.data.merging(["page": "entry"]) { $1 }, page.html()))
             }

@@ -8,7 +8,7 @@ struct Check: ParsableCommand {
         abstract: "Validate the whole diary; exit 1 when anything is wrong.",
         discussion: """
         Checks every entry's front matter and types, dates, mood range, template fields, stroke files, \
-        codings, conflict copies left by sync and changes not yet committed. --fix repairs what is safe \
+        codings, links that lead nowhere, conflict copies left by sync and changes not yet committed. --fix repairs what is safe \
         to repair (temporary files of interrupted writes, uncommitted edits) and says what it did.
         """)
 
@@ -27,6 +27,7 @@ struct Check: ParsableCommand {
                     o.append(("path", .string(l.path)))
                     if let line = l.line { o.append(("line", .int(line))) }
                     if let c = l.column { o.append(("column", .int(c))) }
+                    if let line = l.endLine, let c = l.endColumn { o += [("end_line", .int(line)), ("end_column", .int(c))] }
                 }
                 Terminal.out(JSONValue.object(o).serialized())
             } else if let l = p.location {

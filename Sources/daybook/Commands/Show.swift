@@ -47,7 +47,8 @@ struct Show: ParsableCommand {
                 Terminal.out(Terminal.dim("codes: " + e.codings.map { c in c.quote.map { "\(c.code) “\($0)”" } ?? c.code }.joined(separator: ", ")))
             }
             Terminal.out("")
-            Terminal.out(e.body, terminator: e.body.hasSuffix("\n") ? "" : "\n")
+            let body = LinkedBody.text(e.body, links: EntryLinks(diary).links(of: e)) { diary.readEntry($0).entry?.title ?? "" }
+            Terminal.out(body, terminator: body.hasSuffix("\n") ? "" : "\n")
         }
     }
 }
