@@ -8,7 +8,11 @@ extension ExportContext {
     /// The diary's codebook, read once per export.
     public func codebook() throws -> Codebook {
         if let loaded = loadedCodebook { return loaded }
-        let book = try Codebook.load(diary)
+        var book = try Codebook.load(diary)
+        if let redaction, let data = FileManager.default.contents(atPath: diary.codebookFile.path),
+           let text = String(validatingUTF8Data: data) {
+            book = try Codebook.parse(redaction.text(text), path: diary.displayPath(Codebook.fileName))
+        }
         loadedCodebook = book
         return book
     }
@@ -58,7 +62,7 @@ extension ExportContext {
     public func strokesSVG(of e: Entry) -> String? {
         guard e.hasInk else { return nil }
         do {
-            guard let loaded = try StrokeFile.load(entry: e.path, in: diary) else { return nil }
+            guard let loaded = try StrokeFile.load(entry: source(e.path), in: diary) else { return nil }
             let svg = InkRenderer.svg(loaded.file)
             if svg.hasPrefix("<?xml"), let end = svg.firstIndex(of: "\n") { return String(svg[svg.index(after: end)...]) }
             return svg

@@ -52,6 +52,19 @@ public final class ExportContext {
     /// False when the entries given to the format carry no bodies (read from a cache of metadata):
     /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
     public var bodiesLoaded = true
+    /// `--redact`: the entries given are already redacted (`Redaction.entries`); the codebook and
+    /// the files a format copies are redacted too, and attachments, which cannot be, are left out.
+    public var redaction: Redaction?
+    /// Redacted entry paths → the entry files they came from, for reading stroke files.
+    public var sources: [String: String] = [:]
+
+    /// The entry file a (possibly redacted) path stands for.
+    public func source(_ rel: String) -> String { sources[rel] ?? rel }
+
+    /// The names of the entry's attachments the export may copy: none when redacting.
+    public func attachments(of e: Entry) -> [String] {
+        redaction == nil ? Attachments.files(ofEntry: e.path, in: diary) : []
+    }
 
     public init(diary: Diary, options: ExportOptions = ExportOptions(), progress: @escaping (Int, Int) -> Void = { _, _ in }) {
         self.diary = diary
@@ -94,7 +107,7 @@ public final class ExportContext {
         guard let data = FileManager.default.contents(atPath: diary.codebookFile.path) else { return .object([]) }
         let display = diary.displayPath("codebook.yml")
         guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
-        return try YAML.compose(text, path: display).map(YAML.value) ?? .object([])
+        return try YAML.compose(redaction?.text(text) ?? text, path: display).map(YAML.value) ?? .object([])
     }
 
     // MARK: Links between entries

@@ -29,7 +29,7 @@ struct HTMLEntryArticle {
                 return links.bodyTarget(target, has: context.has)
             },
             wiki: { written, label in wikiLink(written, label) }))
-        let files = Attachments.files(ofEntry: e.path, in: context.diary)
+        let files = context.attachments(of: e)
         if links.singleFile { body = inlineImages(body, entry: e, files: files) }
         s += body + "</div>\n"
         if let ink = context.strokesSVG(of: e) { s += "<figure class=\"ink\">\(ink)<figcaption>Pen strokes</figcaption></figure>\n" }

@@ -78,7 +78,7 @@ public struct HTMLExport: ExportFormat {
     /// Attachments go beside the entry's page, where the body's `<id>/<name>` links look for them.
     private func copyAttachments(of e: Entry, context: ExportContext, to folder: URL) throws {
         let rel = Attachments.folder(ofEntry: e.path)
-        let files = Attachments.files(ofEntry: e.path, in: context.diary)
+        let files = context.attachments(of: e)
         guard !files.isEmpty else { return }
         let target = folder.appendingPathComponent(rel)
         try? FileManager.default.removeItem(at: target)

@@ -11,19 +11,35 @@ public struct ZipExport: ExportFormat {
         guard case let .path(url) = destination else { return }
         let diary = context.diary
         let archive = try ArchiveFile(url, time: context.diary.clock.nowLocal)
+        // Redacted, a text file goes in with its names replaced; attachments cannot be redacted and stay out.
+        func add(_ name: String, file: URL) throws {
+            guard let redaction = context.redaction else { return try archive.add(name, file: file) }
+            guard let data = FileManager.default.contents(atPath: file.path), let text = String(validatingUTF8Data: data) else {
+                return context.warn("left out: not UTF-8 text, so it cannot be redacted", path: name)
+            }
+            try archive.add(name, data: Data(redaction.text(text).utf8))
+        }
         for name in ["daybook.yml", "codebook.yml"] where FileManager.default.fileExists(atPath: diary.url(name).path) {
-            try archive.add(name, file: diary.url(name))
+            try add(name, file: diary.url(name))
         }
         if FileManager.default.fileExists(atPath: diary.templatesFolder.path) {
-            try archive.add(folder: diary.templatesFolder, as: "templates/")
+            if context.redaction == nil { try archive.add(folder: diary.templatesFolder, as: "templates/") } else {
+                for name in TemplateLibrary.names(in: diary.templatesFolder) { try add("templates/\(name).md", file: diary.templatesFolder.appendingPathComponent(name + ".md")) }
+            }
         }
         for e in entries {
-            try archive.add(e.path, file: diary.url(e.path))
-            let strokes = String(e.path.dropLast(3)) + ".strokes.json"
-            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try archive.add(strokes, file: diary.url(strokes)) }
+            let source = context.source(e.path)
+            if let redaction = context.redaction {
+                guard let data = FileManager.default.contents(atPath: diary.url(source).path), let text = String(validatingUTF8Data: data) else { continue }
+                try archive.add(e.path, data: Data(try redaction.entryText(text, path: diary.displayPath(source)).utf8))
+            } else {
+                try archive.add(e.path, file: diary.url(e.path))
+            }
+            let strokes = String(source.dropLast(3)) + ".strokes.json"
+            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try archive.add(String(e.path.dropLast(3)) + ".strokes.json", file: diary.url(strokes)) }
             let folder = Attachments.folder(ofEntry: e.path)
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: diary.url(folder).path, isDirectory: &isDir), isDir.boolValue {
+            if context.redaction == nil, FileManager.default.fileExists(atPath: diary.url(folder).path, isDirectory: &isDir), isDir.boolValue {
                 try archive.add(folder: diary.url(folder), as: folder + "/")
             }
         }

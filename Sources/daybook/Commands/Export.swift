@@ -21,6 +21,9 @@ struct Export: ParsableCommand {
     var singleFile = false
     @Flag(name: .customLong("unsafe-html"), help: "html: pass raw HTML of entries through instead of escaping it.")
     var unsafeHTML = false
+    @Option(help: ArgumentHelp("Replace names with pseudonyms and leave out fields as FILE.yml says (names:, fields:); attachments are left out.", valueName: "file.yml"),
+            completion: .file(extensions: ["yml", "yaml"]))
+    var redact: String?
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -39,15 +42,32 @@ struct Export: ParsableCommand {
         let diary = try global.openDiary()
         guard let type = ExportFormats.named(format) else { return }
         // Metadata from the cache; formats read one body at a time, so memory stays bounded.
-        let entries = try filters.entries(of: diary, bodies: false)
+        var entries = try filters.entries(of: diary, bodies: false)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
+        // Redacted, each entry file is read, redacted and parsed again before any format sees it.
+        let redaction = try redact.map { path in
+            try Redaction.load(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL, displayPath: path)
+        }
+        var sources: [String: String] = [:]
+        if let redaction {
+            let withAttachments = entries.filter { !Attachments.files(ofEntry: $0.path, in: diary).isEmpty }.count
+            let redacted = redaction.entries(entries, diary: diary)
+            Terminal.warnings(redacted.problems.map { Diagnostic($0) })
+            entries = redacted.entries
+            sources = redacted.sources
+            if withAttachments > 0 {
+                Terminal.message("daybook: the attachments of \(withAttachments) entr\(withAttachments == 1 ? "y are" : "ies are") left out: files cannot be redacted")
+            }
+        }
         var options = ExportOptions()
         options.codings = codings
         options.singleFile = singleFile
         options.unsafeHTML = unsafeHTML
         let bar = ProgressBar("export \(type.name)")
         let context = ExportContext(diary: diary, options: options, progress: bar.update)
-        context.bodiesLoaded = false
+        context.bodiesLoaded = redaction != nil
+        context.redaction = redaction
+        context.sources = sources
         let target = output.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL }
         let isStream = type.destination == .stream || (type.destination == .folder && singleFile)
         let sink: TextSink? = isStream ? try target.map { try FileSink($0) } ?? StandardOutput() : nil
