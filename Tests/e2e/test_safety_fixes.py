@@ -36,6 +36,31 @@ def write_entry(diary, name, front, body="text\n"):
     return p
 
 
+# Inputs that took the old code quadratic time (issue 20): a line of 10,000 `*` made `ls` take 5 s
+# (the title's markers were dropped one at a time, the line copied each time), 20,000 front-matter
+# tags 28 s (each looked up in a list), 5,000 codings 9 s in `check` (each searched for its line
+# and compared with every earlier one). At these sizes the old code takes minutes; now seconds.
+LARGE = {
+    "stars": ("", "*" * 100_000 + "\n"),
+    "list-markers": ("", "- " * 50_000 + "x\n"),
+    "tags": ("tags: [" + ", ".join(f"t{i}" for i in range(60_000)) + "]", "x\n"),
+    "codings": ("codes: [" + ", ".join("{code: c%d, quote: words}" % i for i in range(20_000)) + "]", "some words\n"),
+}
+
+
+@pytest.mark.parametrize("kind", LARGE)
+def test_large_generated_entries_are_read_in_seconds(diary, kind):
+    front, body = LARGE[kind]
+    write_entry(diary, "2026-11-21-1000-large.md", "date: 2026-11-21T10:00:00+01:00\n" + front, body)
+    for args in (["ls"], ["check"], ["show", "2026-11-21-1000-large"]):
+        try:
+            r = diary.run(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args} on {kind} took over 60 s")
+        assert r.rc in (0, 1), (args, r)
+    assert "2026-11-21" in diary.ok("ls").out
+
+
 def test_yaml_alias_bomb_in_an_entry_is_refused_with_its_line(diary):
     write_entry(diary, "2026-11-21-1000-bomb.md", "date: 2026-11-21T10:00:00+01:00\n" + alias_bomb())
     diary.ok("new", "-m", "fine", "Fine")
