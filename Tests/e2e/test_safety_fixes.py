@@ -36,6 +36,31 @@ def write_entry(diary, name, front, body="text\n"):
     return p
 
 
+# Inputs that took the old code quadratic time (issue 20): a line of 10,000 `*` made `ls` take 5 s
+# (the title's markers were dropped one at a time, the line copied each time), 20,000 front-matter
+# tags 28 s (each looked up in a list), 5,000 codings 9 s in `check` (each searched for its line
+# and compared with every earlier one). At these sizes the old code takes minutes; now seconds.
+LARGE = {
+    "stars": ("", "*" * 100_000 + "\n"),
+    "list-markers": ("", "- " * 50_000 + "x\n"),
+    "tags": ("tags: [" + ", ".join(f"t{i}" for i in range(60_000)) + "]", "x\n"),
+    "codings": ("codes: [" + ", ".join("{code: c%d, quote: words}" % i for i in range(20_000)) + "]", "some words\n"),
+}
+
+
+@pytest.mark.parametrize("kind", LARGE)
+def test_large_generated_entries_are_read_in_seconds(diary, kind):
+    front, body = LARGE[kind]
+    write_entry(diary, "2026-11-21-1000-large.md", "date: 2026-11-21T10:00:00+01:00\n" + front, body)
+    for args in (["ls"], ["check"], ["show", "2026-11-21-1000-large"]):
+        try:
+            r = diary.run(*args, timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{args} on {kind} took over 60 s")
+        assert r.rc in (0, 1), (args, r)
+    assert "2026-11-21" in diary.ok("ls").out
+
+
 def test_yaml_alias_bomb_in_an_entry_is_refused_with_its_line(diary):
     write_entry(diary, "2026-11-21-1000-bomb.md", "date: 2026-11-21T10:00:00+01:00\n" + alias_bomb())
     diary.ok("new", "-m", "fine", "Fine")
@@ -143,19 +168,55 @@ def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
     assert lost == [], f"{len(lost)} of {written} outside edits lost: {lost[:5]}"
 
 
-def test_git_index_and_refs_are_private_under_umask_000(tmp_path):
+def open_to_others(root):
+    """Files and folders under `root` (the repository included) that group or others may use."""
+    return [f"{oct(p.stat().st_mode & 0o777)} {p.relative_to(root)}" for p in [root, *root.rglob("*")]
+            if not p.is_symlink() and p.stat().st_mode & 0o077]
+
+
+def test_the_repository_stays_private_under_umask_000_through_every_command_and_sync(tmp_path):
+    """libgit2 writes .git's files 0666/0777 less the umask: every command, sync's fetch, merge,
+    push and --set-remote included, leaves them private (a push's tracking refs and the config
+    were 0666 before)."""
     from conftest import Diary
     d = Diary(tmp_path)
+    remote, other = tmp_path / "remote.git", tmp_path / "other"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True, env=d.env)
+
+    def other_machine_adds(name):
+        if not other.exists():
+            subprocess.run(["git", "clone", "-q", str(remote), str(other)], check=True, env=d.env)
+        git = lambda *a: subprocess.run(["git", *a], cwd=other, check=True, env=d.env, capture_output=True)
+        git("pull", "-q")
+        p = other / "entries/2026/11" / f"2026-11-20-1000-{name}.md"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(f"---\ndate: 2026-11-20T10:00:00+01:00\n---\n{name} words\n")
+        git("add", "-A")
+        git("commit", "-qm", name)
+        git("push", "-q")
+
+    source = tmp_path / "jrnl.json"
+    source.write_text('{"entries": [{"date": "2026-11-02", "time": "09:00", "title": "I", "body": "i\\n", "tags": [], "starred": false}]}')
+    steps = [("init", d.path), ("new", "-m", "private words #x", "T"), ("tag", "add", "last", "y"),
+             ("tag", "rename", "y", "z"), ("code", "add", "last", "c"), ("sync", "--set-remote", remote),
+             (other_machine_adds, "a"), ("sync",),  # fetch and fast-forward
+             ("new", "-m", "more", "U"), (other_machine_adds, "b"), ("sync",),  # fetch, merge, push
+             ("rm", "last"), ("undo",), ("import", "jrnl", source), ("check", "--fix"), ("ls",)]
     old = os.umask(0)
     try:
-        d.init()
-        d.ok("new", "-m", "private words", "T")
+        for step in steps:
+            if callable(step[0]):
+                step[0](*step[1:])
+                continue
+            r = d.run(*step)
+            assert r.rc == 0, (step, r)
+            assert open_to_others(d.path) == [], (step, open_to_others(d.path))
     finally:
         os.umask(old)
-    git = d.path / ".git"
-    for p in [git / "index", git / "refs/heads/main", git / "HEAD", *[q for q in (git / "objects").rglob("*") if q.is_file()]]:
-        mode = p.stat().st_mode & 0o777
-        assert mode & 0o077 == 0, f"{p.relative_to(d.path)} is {oct(mode)}"
+    assert "b words" in (d.path / "entries/2026/11/2026-11-20-1000-b.md").read_text()
+    assert "sync: merge" in d.git("log", "--format=%s", "main", cwd=remote)  # the merge was pushed
+    # The remote is written as git would write it, under the user's umask.
+    assert any(p.stat().st_mode & 0o044 for p in (remote / "objects").rglob("*") if p.is_file())
 
 
 @pytest.mark.parametrize("where", ["codebook.yml", "templates/x.md", "entries/2026/10/a.md", "entries/2026/11/2026-11-20-1000-t/p.png"])

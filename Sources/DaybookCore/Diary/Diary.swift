@@ -96,8 +96,12 @@ public final class Diary {
             try repo.commit(paths: try repo.pendingChanges().map(\.path), message: "init: \(name ?? url.lastPathComponent) (existing files)")
             return true
         }
-        let old = umask(0o077)
-        defer { umask(old) }
+        try Repository.privately { try createPrivately(at: url, name: name) }
+        return true
+    }
+
+    /// A new diary, written under the umask its repository's files get.
+    private static func createPrivately(at url: URL, name: String?) throws {
         try AtomicFile.makeDirectory(url)
         let root = url.resolvingSymlinksInPath()
         let title = name ?? "My diary"
@@ -119,7 +123,6 @@ public final class Diary {
             repo = try Repository.create(root, branch: Repository.defaultBranchName())
         }
         try repo.commit(paths: ["daybook.yml", ".gitignore"], message: "init: \(title)")
-        return true
     }
 
     // MARK: Paths

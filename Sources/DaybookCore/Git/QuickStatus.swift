@@ -63,7 +63,7 @@ extension Repository {
         defer { git_commit_free(commit) }
         guard var headTree = git_commit_tree_id(commit)?.pointee else { return nil }
         var indexTree = git_oid()
-        guard Repository.privately({ git_index_write_tree(&indexTree, index) }) == 0, git_oid_equal(&indexTree, &headTree) != 0 else { return nil }
+        guard git_index_write_tree(&indexTree, index) == 0, git_oid_equal(&indexTree, &headTree) != 0 else { return nil }
         guard git_index_has_conflicts(index) == 0 else { return nil }
 
         // Racily clean: a file changed in the same second the index was written may keep its stat

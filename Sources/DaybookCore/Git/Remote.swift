@@ -60,7 +60,7 @@ extension Repository {
         var opts = git_fetch_options()
         try Repository.check(git_fetch_options_init(&opts, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         session.install(&opts.callbacks)
-        let code = withExtendedLifetime(session) { Repository.privately { git_remote_fetch(remote, nil, &opts, "sync: fetch") } }
+        let code = withExtendedLifetime(session) { git_remote_fetch(remote, nil, &opts, "sync: fetch") }
         guard code == 0 else { throw remoteFailure("fetch from", name) }
     }
 
@@ -73,8 +73,14 @@ extension Repository {
         var opts = git_push_options()
         try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         session.install(&opts.callbacks)
-        let code = withExtendedLifetime(session) {
-            withPathspec(["refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { git_remote_push(remote, $0, &opts) }
+        // git_remote_push in two steps: the upload writes into the remote (under the user's umask,
+        // as git would), the tracking refs it updates are the diary's (private).
+        let code = withExtendedLifetime(session) { () -> Int32 in
+            defer { git_remote_disconnect(remote) }
+            let sent = withPathspec(["refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { spec in
+                PrivateUmask.asUser { git_remote_upload(remote, spec, &opts) }
+            }
+            return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
         }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }

@@ -34,18 +34,18 @@ public final class Repository {
     private init(handle: OpaquePointer, root: URL) {
         self.handle = handle
         self.root = root
+        PrivateUmask.acquire()
     }
 
-    deinit { git_repository_free(handle) }
+    deinit {
+        git_repository_free(handle)
+        PrivateUmask.release()
+    }
 
-    /// Runs a libgit2 call that writes files into .git (the index, refs, objects, logs) with group
-    /// and others masked out: libgit2 creates them 0666 or 0444 less the umask, so under umask 000
-    /// the index of a private diary (folders 0700, files 0600) would be world-writable. The umask
-    /// goes back afterwards, so files daybook writes outside the diary (exports) are not affected.
+    /// Runs `body` with group and others masked out of the umask (what an open repository holds).
     static func privately<T>(_ body: () throws -> T) rethrows -> T {
-        let old = umask(0o077)
-        umask(old | 0o077)
-        defer { umask(old) }
+        PrivateUmask.acquire()
+        defer { PrivateUmask.release() }
         return try body()
     }
 
@@ -147,10 +147,8 @@ public final class Repository {
     /// `mergeParent` makes it a merge commit (which is always made).
     @discardableResult
     public func commit(paths: [String], message: String, mergeParent: String? = nil) throws -> String? {
-        try Repository.privately {
-            let treeID = try stage(paths)
-            return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
-        }
+        let treeID = try stage(paths)
+        return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
     }
 
     /// Brings the index in line with the working tree for exactly `paths`; returns its tree.
@@ -353,5 +351,48 @@ public final class Repository {
             }
         default: break
         }
+    }
+}
+
+/// The umask while libgit2 writes into a diary's repository: the user's, with group and others
+/// masked out. libgit2 creates what it writes (the index, refs, reflogs, objects, the config,
+/// lock files) 0666 or 0444 and its folders 0777, less the umask, so under umask 000 a private
+/// diary's index would be world-writable. Held for as long as any repository is open, so no call
+/// that writes can miss it: narrowed call by call, a push's tracking refs and the config that
+/// `sync --set-remote` writes did. The user's umask comes back when the last one is closed; a
+/// push's upload into a remote on this machine runs under it, as git's own would.
+enum PrivateUmask {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var holders = 0
+    nonisolated(unsafe) private static var user: mode_t = 0
+
+    static func acquire() {
+        lock.lock()
+        defer { lock.unlock() }
+        if holders == 0 {
+            user = umask(0o077)
+            umask(user | 0o077)
+        }
+        holders += 1
+    }
+
+    static func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        holders -= 1
+        if holders == 0 { umask(user) }
+    }
+
+    /// Runs `body` under the user's own umask (writes that land outside the diary).
+    static func asUser<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        if holders > 0 { umask(user) }
+        lock.unlock()
+        defer {
+            lock.lock()
+            if holders > 0 { umask(user | 0o077) }
+            lock.unlock()
+        }
+        return try body()
     }
 }

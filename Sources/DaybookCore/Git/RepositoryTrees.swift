@@ -70,7 +70,7 @@ extension Repository {
     /// `paths`: stages them and checks that the index now holds exactly the commit's tree. False
     /// (and nothing moved) when it does not, e.g. when a filter changed the bytes.
     public func fastForward(to commit: String, paths: [String]) throws -> Bool {
-        var treeID = try Repository.privately { try stage(paths) }
+        var treeID = try stage(paths)
         let target = try lookupCommit(commit)
         defer { git_commit_free(target) }
         guard let wanted = git_commit_tree_id(target), git_oid_equal(wanted, &treeID) != 0 else { return false }
@@ -79,7 +79,7 @@ extension Repository {
         defer { git_reference_free(head) }
         var id = try oid(commit)
         var moved: OpaquePointer?
-        try Repository.check(Repository.privately { git_reference_set_target(&moved, head, &id, "sync: fast-forward") }, "git_reference_set_target")
+        try Repository.check(git_reference_set_target(&moved, head, &id, "sync: fast-forward"), "git_reference_set_target")
         git_reference_free(moved)
         return true
     }

@@ -93,9 +93,8 @@ struct JSONRecord {
 
     /// An imported tag as daybook writes it (`@work` and `#work` become `work`, spaces `-`), or nil.
     static func tag(_ raw: String) -> String? {
-        var t = raw.trimmingCharacters(in: .whitespaces)
-        while let f = t.first, f == "@" || f == "#" { t.removeFirst() }
-        t = Tag.normalize(t.replacingOccurrences(of: " ", with: "-"))
+        let bare = raw.trimmingCharacters(in: .whitespaces).drop { $0 == "@" || $0 == "#" }
+        let t = Tag.normalize(bare.replacingOccurrences(of: " ", with: "-"))
         return Tag.isValid(t) ? t : nil
     }
 }

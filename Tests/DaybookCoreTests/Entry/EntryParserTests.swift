@@ -31,6 +31,16 @@ final class EntryParserTests: XCTestCase {
         XCTAssertEqual(parse("---\ndate: 2026-11-02\n---\n\(long)\n").entry?.title.count, 80)
     }
 
+    func testFirstLineLeavesMarkersAndBlanksOut() {
+        XCTAssertEqual(EntryParser.firstLine(of: "\n  \n## * - Hello there \t\nnext\n"), "Hello there")
+        XCTAssertEqual(EntryParser.firstLine(of: "***\n> - > text *in* it\n"), "text *in* it")
+        XCTAssertEqual(EntryParser.firstLine(of: "-\u{2003}-\u{2003}é\n"), "é")  // an em space is a blank
+        XCTAssertEqual(EntryParser.firstLine(of: "x-*#\n"), "x-*#")  // markers only at the start
+        XCTAssertEqual(EntryParser.firstLine(of: "- - -\n***\n   \n"), "")
+        // A line of 100,000 stars (a thematic break) is passed over as a whole; the next line is the title.
+        XCTAssertEqual(EntryParser.firstLine(of: String(repeating: "*", count: 100_000) + "\n" + String(repeating: "- ", count: 50_000) + "x\n"), "x")
+    }
+
     func testDateFormsOnInput() throws {
         XCTAssertEqual(parse("---\ndate: 2026-07-01 09:30\n---\nx\n").entry?.date.description, "2026-07-01T09:30:00+02:00")
         XCTAssertEqual(parse("---\ndate: 2026-01-01\n---\nx\n").entry?.date.description, "2026-01-01T00:00:00+01:00")
