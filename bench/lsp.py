@@ -133,12 +133,11 @@ def main():
         s.proc.wait(timeout=30)
         return hwm
 
-    # Each start is a new server (the editor opening the diary's first entry); the first completion
-    # of each kind is timed on a server of its own, right after the first diagnostics, as a person
-    # who opens an entry and types a tag or a code at once meets it.
-    # The server counts the diary's tags and codes on a thread of its own once it has published an
-    # entry's first diagnostics; a completion asked before that is done waits for it. So each first
-    # completion is timed twice: asked at once (the worst case), and --pause seconds later.
+    # Each start is a new server (the editor opening the diary's first entry), and the first
+    # completion of each kind is timed on a server of its own. The server counts the diary's tags
+    # and codes on a thread of its own once it has published an entry's first diagnostics, and a
+    # completion asked before that is done waits for it; so each first completion is timed twice:
+    # asked at once (the worst case), and --pause seconds later (a person opening an entry, then typing).
     starts, first = [], {(what, wait): [] for what in ("tag", "code") for wait in (0, args.pause)}
     peaks = []
     for _ in range(args.starts):
