@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Times `daybook lsp` over stdio on a generated diary, as an editor drives it: server start to the
 first diagnostics of an opened entry, diagnostics after a keystroke (an incremental change) on a
-10,000-word entry, completion of tags and of codes (the first one walks the diary; later ones use
-the kept snapshot), and the server's memory at the end.
+10,000-word entry, completion of tags and of codes (the first of each kind on a server just
+started, as a person meets it; later ones), and the server's memory (its peak resident set).
 
-Usage: bench/lsp.py N [--bin PATH] [--keys K]
+Usage: bench/lsp.py N [--bin PATH] [--keys K] [--starts S] [--pause SECONDS]
 Generates a diary of N entries with bench/generate.py under bench/out/lsp-N (kept for the next run),
 uses the release binary when there is one, and prints a Markdown table.
 """
@@ -76,6 +76,8 @@ def main():
     ap.add_argument("n", type=int)
     ap.add_argument("--bin")
     ap.add_argument("--keys", type=int, default=30)
+    ap.add_argument("--starts", type=int, default=5, help="servers started for each first-completion row")
+    ap.add_argument("--pause", type=float, default=1.0, help="seconds between the first diagnostics and the later first completion")
     args = ap.parse_args()
     exe = binary(args.bin)
     diary = ROOT / "bench/out" / f"lsp-{args.n}"
@@ -98,15 +100,62 @@ def main():
                 + "\n".join(" ".join(words[i:i + 20]) for i in range(0, len(words), 20)) + "\n")
     rows = []
 
-    t0 = time.perf_counter()
-    s = Server(exe, env)
-    s.request("initialize", {"processId": None, "rootUri": diary.as_uri(), "capabilities": {}})
-    s.notify("initialized", {})
-    s.notify("textDocument/didOpen", {"textDocument": {"uri": small.as_uri(), "languageId": "markdown", "version": 1,
-                                                       "text": small.read_text()}})
-    s.diagnostics(small.as_uri(), 1)
-    rows.append(("start to first diagnostics", time.perf_counter() - t0, None, "≤ 0.3 s"))
+    def start():
+        t0 = time.perf_counter()
+        s = Server(exe, env)
+        s.request("initialize", {"processId": None, "rootUri": diary.as_uri(), "capabilities": {}})
+        s.notify("initialized", {})
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": small.as_uri(), "languageId": "markdown", "version": 1,
+                                                           "text": small.read_text()}})
+        s.diagnostics(small.as_uri(), 1)
+        return s, time.perf_counter() - t0
 
+    comp_uri = (diary / "entries/2026/11/2026-11-21-2330-completion.md").as_uri()
+    comp_text = "---\ndate: 2026-11-21T23:30:00+01:00\ntags: [fi\ncodes:\n  - code: fr\n---\nBody\n"
+    at = {"tag": (2, 9), "code": (4, 12)}
+
+    def complete(s, what):
+        line, character = at[what]
+        t = time.perf_counter()
+        r = s.request("textDocument/completion", {"textDocument": {"uri": comp_uri}, "position": {"line": line, "character": character}})
+        took = time.perf_counter() - t
+        assert r["result"]["items"], r
+        return took
+
+    def open_completion_doc(s):
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": comp_uri, "languageId": "markdown", "version": 1, "text": comp_text}})
+        s.diagnostics(comp_uri, 1)
+
+    def stop(s):
+        hwm = s.status("VmHWM")
+        s.request("shutdown", None)
+        s.notify("exit", None)
+        s.proc.wait(timeout=30)
+        return hwm
+
+    # Each start is a new server (the editor opening the diary's first entry), and the first
+    # completion of each kind is timed on a server of its own. The server counts the diary's tags
+    # and codes on a thread of its own once it has published an entry's first diagnostics, and a
+    # completion asked before that is done waits for it; so each first completion is timed twice:
+    # asked at once (the worst case), and --pause seconds later (a person opening an entry, then typing).
+    starts, first = [], {(what, wait): [] for what in ("tag", "code") for wait in (0, args.pause)}
+    peaks = []
+    for _ in range(args.starts):
+        for what, wait in first:
+            s, took = start()
+            starts.append(took)
+            open_completion_doc(s)
+            time.sleep(wait)
+            first[what, wait].append(complete(s, what))
+            peaks.append(stop(s))
+    rows.append(("start to first diagnostics", statistics.median(starts), min(starts), "≤ 0.3 s"))
+    for (what, wait), times in first.items():
+        when = "asked at once after the first diagnostics" if wait == 0 else f"asked {wait:g} s after the first diagnostics"
+        rows.append((f"first {what} completion, {when}", statistics.median(times), min(times), "≤ 0.050 s"))
+
+    s, _ = start()
+    open_completion_doc(s)
+    complete(s, "tag")  # waits for the counts, so that no keystroke shares the cores with them
     uri = big_path.as_uri()
     s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": big_text}})
     s.diagnostics(uri, 1)
@@ -121,32 +170,18 @@ def main():
         times.append(time.perf_counter() - t)
     rows.append(("diagnostics after a keystroke, 10,000-word entry", statistics.median(times), min(times), "≤ 0.020 s"))
 
-    comp_uri = (diary / "entries/2026/11/2026-11-21-2330-completion.md").as_uri()
-    comp_text = "---\ndate: 2026-11-21T23:30:00+01:00\ntags: [fi\ncodes:\n  - code: fr\n---\nBody\n"
-    s.notify("textDocument/didOpen", {"textDocument": {"uri": comp_uri, "languageId": "markdown", "version": 1, "text": comp_text}})
-    s.diagnostics(comp_uri, 1)
+    for what in ("tag", "code"):
+        complete(s, what)
+        times = [complete(s, what) for _ in range(20)]
+        rows.append((f"{what} completion, later ones", statistics.median(times), min(times), "≤ 0.050 s"))
 
-    def complete(line, character):
-        t = time.perf_counter()
-        r = s.request("textDocument/completion", {"textDocument": {"uri": comp_uri}, "position": {"line": line, "character": character}})
-        assert r["result"]["items"], r
-        return time.perf_counter() - t
-
-    first = complete(2, 9)
-    rows.append(("first tag completion (walks the diary once)", first, None, ""))
-    for name, (line, ch) in (("tag completion", (2, 9)), ("code completion", (4, 12))):
-        times = [complete(line, ch) for _ in range(20)]
-        rows.append((name, statistics.median(times), min(times), "≤ 0.050 s"))
-
-    rss, hwm = s.status("VmRSS"), s.status("VmHWM")
-    s.request("shutdown", None)
-    s.notify("exit", None)
-    s.proc.wait(timeout=30)
-    print(f"\n`daybook lsp` on {args.n:,} entries ({exe})\n")
+    rss = s.status("VmRSS")
+    peaks.append(stop(s))
+    print(f"\n`daybook lsp` on {args.n:,} entries ({exe}; {args.starts} starts per first-completion row, {args.keys} keystrokes)\n")
     print("| work | median | best | budget |\n|---|---|---|---|")
     for name, med, best, budget in rows:
         print(f"| {name} | {med:.3f} s | {'' if best is None else f'{best:.3f} s'} | {budget} |")
-    print(f"| memory at the end | RSS {rss / 1024:.0f} MB | peak {hwm / 1024:.0f} MB | ≤ 150 MB |")
+    print(f"| memory (max RSS over all runs; RSS at the end of the keystroke run) | peak {max(peaks) / 1024:.0f} MB | RSS {rss / 1024:.0f} MB | ≤ 150 MB |")
 
 
 if __name__ == "__main__":

@@ -193,9 +193,10 @@ public final class LanguageServer {
     }
 
     private func publish(_ doc: Document) {
-        guard doc.place != nil else { return }
+        guard let (context, _) = doc.place else { return }
         send(OutgoingNotification(method: "textDocument/publishDiagnostics",
                                   params: PublishDiagnosticsParams(uri: doc.uri, version: doc.version, diagnostics: Diagnostics.of(doc))))
+        context.warm()
     }
 
     /// Commits a saved entry as `daybook edit` does, unless daybook.yml says not to.

@@ -576,3 +576,32 @@ def test_exit_after_shutdown_is_status_0(diary):
     server.stdin.flush()
     assert read_frame(server.stdout)["id"] == 1 and read_frame(server.stdout) == {"jsonrpc": "2.0", "id": 2, "result": None}
     assert server.wait(timeout=10) == 0
+
+
+def test_code_as_without_arguments_as_helix_picker_runs_it_is_an_error_and_writes_nothing(diary):
+    """Helix's `:lsp-workspace-command` picker runs a command with no arguments (man daybook-lsp)."""
+    diary.ok("new", "-m", "The login failed again.", "Night")
+    [entry] = diary.entries()
+    before, commits = entry.read_bytes(), diary.commits()
+    server = start(diary)
+    try:
+        server.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
+        server.stdin.write(frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": entry.as_uri(), "languageId": "markdown", "version": 1, "text": before.decode()}}}))
+        server.stdin.write(frame({"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
+                                  "params": {"command": "daybook.codeAs"}}))
+        server.stdin.flush()
+        assert read_frame(server.stdout)["result"]["capabilities"]["executeCommandProvider"]["commands"] == \
+            ["daybook.codeAs", "daybook.defineCode"]
+        while True:
+            m = read_frame(server.stdout)
+            if m.get("id") == 2:
+                break
+        assert m["error"]["code"] == -32602 and "takes [uri, range, code]" in m["error"]["message"]
+        server.stdin.write(frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+        server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
+        server.stdin.flush()
+        assert server.wait(timeout=10) == 0
+    finally:
+        server.kill()
+    assert entry.read_bytes() == before and diary.commits() == commits

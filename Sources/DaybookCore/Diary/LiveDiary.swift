@@ -70,17 +70,54 @@ public final class LiveDiary {
         return entries
     }
 
-    /// How many times each key occurs over all entries (`keys` of each entry, decoded with
-    /// `parts` only): counted once, then adjusted by the entries that changed, so a page that
-    /// shows the codebook's counts costs one file's decode after an edit, not 100,000. `name`
-    /// tells one tally from another.
-    public func counts(_ name: String, parts: EntryParts, keys: @escaping (Entry) -> [String]) throws -> [String: Int] {
+    /// One count over the entries: how many times each of `keys` of an entry occurs, decoded
+    /// with `parts` only; `name` tells one tally from another.
+    public struct Count {
+        public let name: String
+        public let parts: EntryParts
+        public let keys: (Entry) -> [String]
+
+        public init(_ name: String, parts: EntryParts, keys: @escaping (Entry) -> [String]) {
+            self.name = name
+            self.parts = parts
+            self.keys = keys
+        }
+    }
+
+    /// How many times each key occurs over all entries: counted once, then adjusted by the
+    /// entries that changed, so a page that shows the codebook's counts costs one file's decode
+    /// after an edit, not 100,000. Counts not kept yet are made together in one pass (`count`).
+    public func counts(_ asked: [Count]) throws -> [[String: Int]] {
         let entries = try entries()
-        if let tally = tallies[name] { return tally.counts }
-        var tally = Tally(parts: parts, keys: keys, counts: [:])
-        tally.add(entries.entries(0..<entries.count, parts: parts), 1)
-        tallies[name] = tally
-        return tally.counts
+        var missing: [Count] = []
+        for c in asked where tallies[c.name] == nil && !missing.contains(where: { $0.name == c.name }) { missing.append(c) }
+        if !missing.isEmpty {
+            for (c, counts) in zip(missing, LiveDiary.count(missing, over: entries)) {
+                tallies[c.name] = Tally(parts: c.parts, keys: c.keys, counts: counts)
+            }
+        }
+        return asked.map { tallies[$0.name]?.counts ?? [:] }
+    }
+
+    /// The counts over a snapshot, in one pass: each entry decoded once with the parts they need
+    /// together, a slice at a time (so the decoded entries of a large diary are never all in
+    /// memory at once).
+    public static func count(_ asked: [Count], over entries: EntrySnapshot) -> [[String: Int]] {
+        let parts = asked.reduce(EntryParts()) { $0.union($1.parts) }
+        var made = asked.map { Tally(parts: $0.parts, keys: $0.keys, counts: [:]) }
+        for lo in stride(from: 0, to: entries.count, by: slice) {
+            let decoded = entries.entries(lo..<min(entries.count, lo + slice), parts: parts)
+            for i in made.indices { made[i].add(decoded, 1) }
+        }
+        return made.map(\.counts)
+    }
+
+    /// How many entries are decoded at a time for a count.
+    static let slice = 8192
+
+    /// One count (see `counts(_:)`).
+    public func counts(_ name: String, parts: EntryParts, keys: @escaping (Entry) -> [String]) throws -> [String: Int] {
+        try counts([Count(name, parts: parts, keys: keys)])[0]
     }
 
     /// What `make` works out from the entries, kept until they change (the codebook's counts on

@@ -129,6 +129,18 @@ public struct EntryText: Equatable, Sendable {
         closing -= span.count
     }
 
+    /// Adds a paragraph after the last line of the file, a blank line before it (none when the
+    /// body is empty): only bytes after the file's end are added, except a line ending the last
+    /// line lacked. `paragraph` is its lines without endings; they get the file's line ending.
+    public mutating func appendParagraph(_ paragraph: [String]) {
+        let ending = lineEnding
+        // Bytes, not Characters: "\r\n" is one Character in Swift.
+        if let last = lines.indices.last, lines[last].utf8.last != UInt8(ascii: "\n") { lines[last] += ending }
+        let lastBodyLine = lines.count - 1 > closing ? lines.last.map(EntryText.withoutEnding) : nil
+        if let lastBodyLine, !lastBodyLine.trimmingCharacters(in: .whitespaces).isEmpty { lines.append(ending) }
+        lines += paragraph.map { $0 + ending }
+    }
+
     /// Replaces the body, keeping the front matter bytes.
     public mutating func setBody(_ body: String) {
         lines.removeSubrange((closing + 1)...)

@@ -18,9 +18,11 @@ enum Completion {
                            textEdit: TextEdit(range: range, newText: insert ?? label))
         }
         let template = a.value(of: "template").flatMap { try? TemplateLibrary(diary: context.diary).template(named: $0) }
+        // Counted once per diary, kept by LiveDiary; asked for once here.
+        var index: DiaryIndex { context.entries }
         if !at.inFrontMatter {
             guard at.charBeforeWord(a.lines) == "#" else { return [] }
-            return context.entries.tags.enumerated().map { k, t in item(t.name, kind: 12, detail: entries(t.entries), sort: k) }
+            return index.tags.enumerated().map { k, t in item(t.name, kind: 12, detail: entries(t.entries), sort: k) }
         }
         if at.typingKey {
             let present = Set((1..<(a.entryText?.closing ?? a.lines.count)).compactMap { n -> String? in
@@ -37,18 +39,18 @@ enum Completion {
             }
             for (key, what) in knownKeys { add(key, what) }
             for f in template?.fields ?? [] { add(f.name, "field of \(template?.name ?? ""): \(f.kind.rawValue)" + (f.required ? ", required" : "")) }
-            for (key, n) in context.entries.keys.sorted(by: { $0.value > $1.value }) { add(key, "in use: " + entries(n)) }
+            for (key, n) in index.keys.sorted(by: { $0.value > $1.value }) { add(key, "in use: " + entries(n)) }
             return out
         }
         switch at.key {
         case "tags":
-            return context.entries.tags.enumerated().map { k, t in item(t.name, kind: 12, detail: entries(t.entries), sort: k) }
+            return index.tags.enumerated().map { k, t in item(t.name, kind: 12, detail: entries(t.entries), sort: k) }
         case "codes":
             let trimmed = at.before.drop { $0 == " " || $0 == "-" }
             guard trimmed.isEmpty || trimmed.hasPrefix("code:") || !trimmed.contains(":") else { return [] }
-            let book = context.codebook
-            return context.entries.codesByUse(book).enumerated().map { k, name in
-                let used = context.entries.codes[name]
+            let book = context.codebook, index = index
+            return index.codesByUse(book).enumerated().map { k, name in
+                let used = index.codes[name]
                 let def = book.code(name)
                 var detail = used.map { "\($0.codings) coding\($0.codings == 1 ? "" : "s")" } ?? "no codings yet"
                 if def == nil { detail += ", not in the codebook" }

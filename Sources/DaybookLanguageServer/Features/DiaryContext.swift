@@ -5,10 +5,13 @@ import Foundation
 final class DiaryContext {
     /// The library's long-running diary: settings read again when daybook.yml or a template
     /// changes, the entries' snapshot kept while inotify says nothing under entries/ changed.
-    let live: LiveDiary
+    /// Used under `lock`: the counts are first made on a thread of their own (`warm`).
+    private let live: LiveDiary
+    private let lock = NSLock()
     private var lastGood: Diary
     private var book = Codebook()
     private var bookStamp: Date??
+    private var warming = false
 
     init(diary: Diary, environment: [String: String]) {
         live = LiveDiary(diary, environment: environment)
@@ -16,9 +19,13 @@ final class DiaryContext {
     }
 
     /// The diary with its settings as they are now; while daybook.yml does not read (being
-    /// edited), the last settings that did.
+    /// edited), the last settings that did. While the counts are being made (`warm`), the
+    /// settings of a moment ago, so that a keystroke's check does not wait for them.
     var diary: Diary {
-        if let d = try? live.diary() { lastGood = d }
+        if lock.try() {
+            defer { lock.unlock() }
+            if let d = try? live.diary() { lastGood = d }
+        }
         return lastGood
     }
 
@@ -36,8 +43,25 @@ final class DiaryContext {
     /// What the diary's entries hold (tags, codes and keys with their counts): counted once, then
     /// adjusted by LiveDiary entry by entry as files change, so a completion after a save decodes
     /// the saved entry, not the diary. Titles (for workspace symbols) are read when asked for.
+    /// Waits for `warm` when it is still counting.
     var entries: DiaryIndex {
-        DiaryIndex(live: live) ?? DiaryIndex(snapshot: diary.scanEntries())
+        let names: () -> [DiaryIndex.EntryName] = { [self] in
+            lock.withLock { (try? live.derived("lsp.names", DiaryIndex.names)) ?? [] }
+        }
+        if let counts = lock.withLock({ try? live.counts(DiaryIndex.counted) }) { return DiaryIndex(counts: counts, names: names) }
+        let snapshot = diary.scanEntries()
+        return DiaryIndex(counts: LiveDiary.count(DiaryIndex.counted, over: snapshot), names: { DiaryIndex.names(snapshot) })
+    }
+
+    /// Makes the counts on a thread of their own, once, right after an entry of the diary was
+    /// first checked: walking and decoding 100,000 entries takes longer than a completion may,
+    /// and a person opens an entry a while before asking for one.
+    func warm() {
+        guard !warming else { return }
+        warming = true
+        Thread.detachNewThread { [self] in
+            lock.withLock { _ = try? live.counts(DiaryIndex.counted) }
+        }
     }
 
     /// The diary's rule for links: a `[[prefix]]` is looked up in the ids of the kept snapshot.
@@ -75,32 +99,21 @@ struct DiaryIndex {
     let names: () -> [EntryName]
     var entries: [EntryName] { names() }
 
-    /// The counts as LiveDiary keeps them; nil when the entries cannot be read.
-    init?(live: LiveDiary) {
-        guard let tagCounts = try? live.counts("lsp.tags", parts: .tags, keys: { $0.tags }),
-              let codings = try? live.counts("lsp.codings", parts: .codings, keys: { $0.codings.map(\.code) }),
-              let coded = try? live.counts("lsp.coded entries", parts: .codings, keys: { Array(Set($0.codings.map(\.code))) }),
-              let keys = try? live.counts("lsp.keys", parts: .fields, keys: { $0.fields.map(\.0) })
-        else { return nil }
-        tags = DiaryIndex.byUse(tagCounts)
-        codes = codings.mapValues { ($0, 0) }
-        for (code, n) in coded { codes[code]?.entries = n }
-        self.keys = keys
-        names = { (try? live.derived("lsp.names", DiaryIndex.names)) ?? [] }
-    }
+    /// What is counted over the entries, in one pass (LiveDiary keeps the counts by these names).
+    static let counted: [LiveDiary.Count] = [
+        .init("lsp.tags", parts: .tags) { $0.tags },
+        .init("lsp.codings", parts: .codings) { $0.codings.map(\.code) },
+        .init("lsp.coded entries", parts: .codings) { Array(Set($0.codings.map(\.code))) },
+        .init("lsp.keys", parts: .fields) { $0.fields.map(\.0) },
+    ]
 
-    /// The same counted from a snapshot at once (where nothing is kept).
-    init(snapshot: EntrySnapshot) {
-        var tagCounts: [String: Int] = [:]
-        for k in 0..<snapshot.count {
-            let e = snapshot.entry(k, parts: [.tags, .fields, .codings])
-            for t in e.tags { tagCounts[t, default: 0] += 1 }
-            for c in e.codings { codes[c.code, default: (0, 0)].codings += 1 }
-            for code in Set(e.codings.map(\.code)) { codes[code]?.entries += 1 }
-            for (key, _) in e.fields { keys[key, default: 0] += 1 }
-        }
-        tags = DiaryIndex.byUse(tagCounts)
-        names = { DiaryIndex.names(snapshot) }
+    /// The index from the counts of `counted`, in its order.
+    init(counts: [[String: Int]], names: @escaping () -> [EntryName]) {
+        tags = DiaryIndex.byUse(counts[0])
+        codes = counts[1].mapValues { ($0, 0) }
+        for (code, n) in counts[2] { codes[code]?.entries = n }
+        keys = counts[3]
+        self.names = names
     }
 
     static func byUse(_ counts: [String: Int]) -> [(name: String, entries: Int)] {

@@ -65,19 +65,7 @@ struct New: ParsableCommand {
         let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? FieldPrompt.ask : nil)
 
         // The body, from the first source that applies.
-        var body: String
-        if let message {
-            body = message
-            if edit == true && Terminal.stdinIsTerminal { body = try Editor.edit(text: body, diary: diary) }
-        } else if !Terminal.stdinIsTerminal {
-            body = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let prepared { body = prepared }
-        } else if edit == false {
-            body = prepared ?? ""
-        } else {
-            body = try Editor.edit(text: prepared ?? "", diary: diary)
-            if let prepared, body == prepared { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
-        }
+        let body = try TextInput.read(message: message, edit: edit, start: prepared, diary: diary)
         draft.body = body
         let rel = try EntryWriter.commitNew(draft, in: diary, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) },
                                             strokes: strokes)

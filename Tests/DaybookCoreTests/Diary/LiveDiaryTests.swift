@@ -54,4 +54,20 @@ final class LiveDiaryTests: XCTestCase {
         XCTAssertEqual(try counts(), ["care": 3, "doubt": 1])
         XCTAssertEqual(try live.entries().count, 3)
     }
+
+    func testSeveralCountsMadeInOnePassEqualEachMadeAlone() throws {
+        try write(1, codes: ["trust", "care"], tags: ["a"])
+        try write(2, codes: ["trust", "trust"], tags: ["a", "b"])
+        let asked: [LiveDiary.Count] = [
+            .init("tags", parts: .tags) { $0.tags },
+            .init("coded entries", parts: .codings) { Array(Set($0.codings.map(\.code))) },
+        ]
+        let together = try live.counts(asked)
+        XCTAssertEqual(together, [["a": 2, "b": 1], ["trust": 2, "care": 1]])
+        let alone = LiveDiary(try Diary.open(tmp, environment: env, workingDirectory: tmp), environment: env)
+        XCTAssertEqual(try asked.map { try alone.counts($0.name, parts: $0.parts, keys: $0.keys) }, together)
+        // Kept, and adjusted after a change, like a count made alone.
+        try write(1, codes: [], tags: ["b"])
+        XCTAssertEqual(try live.counts(asked), [["a": 1, "b": 2], ["trust": 1]])
+    }
 }

@@ -117,3 +117,33 @@ final class EntryTextTests: XCTestCase {
 
 /// A small deterministic generator so generated tests repeat exactly.
 typealias SeededGenerator = SplitMix64
+
+extension EntryTextTests {
+    // MARK: appendParagraph (`daybook append`): only bytes after the end of the file are added.
+
+    func testAppendedParagraphOnlyAddsBytesAtTheEnd() throws {
+        for (before, added) in [
+            ("---\ndate: 2026-01-01\n---\nBody.\n", "\n**09:00** note\n"),     // a blank line before it
+            ("---\ndate: 2026-01-01\n---\nBody.", "\n\n**09:00** note\n"),     // the last line gets its ending
+            ("---\ndate: 2026-01-01\n---\nBody.\n\n", "**09:00** note\n"),     // a blank line is there already
+            ("---\ndate: 2026-01-01\n---\n", "**09:00** note\n"),                // an empty body: no blank line
+            ("---\ndate: 2026-01-01\n---", "\n**09:00** note\n"),                // not even the fence's ending
+        ] {
+            var doc = try EntryText(before, path: "x.md")
+            doc.appendParagraph(["**09:00** note"])
+            XCTAssertEqual(doc.text, before + added, before.debugDescription)
+        }
+    }
+
+    func testAppendedParagraphTakesTheFilesLineEnding() throws {
+        var doc = try EntryText("---\r\ndate: 2026-01-01\r\n---\r\nBody.\r\n", path: "x.md")
+        doc.appendParagraph(["**09:00** one", "two"])
+        XCTAssertEqual(doc.text, "---\r\ndate: 2026-01-01\r\n---\r\nBody.\r\n\r\n**09:00** one\r\ntwo\r\n")
+    }
+
+    func testAppendParagraphIsStampedAndTrimmedAndRefusesEmptyText() throws {
+        let time = try XCTUnwrap(LocalDateTime.parse("2026-11-21T09:05:00+01:00", timeZone: TimeZone(identifier: "Europe/Vienna")!))
+        XCTAssertEqual(try EntryAppend.paragraph("\n  - bought milk\r\nand bread  \n\n", at: time), ["**09:05** - bought milk", "and bread"])
+        XCTAssertThrowsError(try EntryAppend.paragraph(" \n\t", at: time)) { XCTAssertEqual(($0 as? DaybookError)?.kind, .nothing) }
+    }
+}

@@ -1,0 +1,36 @@
+// `daybook append`: a paragraph with the time at the end of an entry, today's by default.
+import ArgumentParser
+import DaybookCore
+import Foundation
+
+struct Append: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a paragraph with the time (**14:32** text) at the end of an entry; one commit.",
+        discussion: """
+        Without ENTRY, today's entry: the newest entry of today made from the `daily` template, \
+        made from it (fields at their defaults) when there is none. The text comes from -m; else \
+        from stdin when stdin is not a terminal; else from the editor. Empty text appends nothing \
+        and exits 1. Only the bytes after the end of the file change.
+        """)
+
+    @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date (default: today's daily entry).",
+              completion: Completions.entries)
+    var entry: String?
+    // As git commit -m: the next word is the text even when it starts with `-` ("- bought milk").
+    @Option(name: [.customShort("m"), .long], parsing: .unconditional, help: "The text (may start with -).")
+    var message: String?
+    @Flag(inversion: .prefixedNo, help: "Open the editor (default: only when no text is given and stdin is a terminal).")
+    var edit: Bool?
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let diary = try global.openDiary()
+        // The entry is found, and found readable, before any text is asked for.
+        let target = try EntryAppend.target(try entry.map { try EntryReference(diary).resolve($0) }, in: diary)
+        let text = try TextInput.read(message: message, edit: edit, start: nil, diary: diary)
+        let (rel, created) = try EntryAppend.commit(text, to: target, in: diary)
+        Terminal.out(diary.displayPath(rel))
+        global.confirm("daybook: \(created ? "made today's entry from the \(EntryAppend.dailyTemplate) template and " : "")appended to \(diary.displayPath(rel))")
+    }
+}

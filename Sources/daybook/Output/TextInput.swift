@@ -1,0 +1,24 @@
+// Where a command's text comes from: -m, else stdin when it is not a terminal, else the editor.
+import DaybookCore
+import Foundation
+
+enum TextInput {
+    /// The text, from the first source that applies: `message` (opened in the editor too with
+    /// --edit in a terminal); else stdin when it is not a terminal (`start` when stdin is blank);
+    /// else, with --no-edit, `start`; else the editor opened on `start`. With a `start` text the
+    /// editor left untouched nothing is to be saved (an error, exit 1).
+    static func read(message: String?, edit: Bool?, start: String?, diary: Diary) throws -> String {
+        if let message {
+            return edit == true && Terminal.stdinIsTerminal ? try Editor.edit(text: message, diary: diary) : message
+        }
+        if !Terminal.stdinIsTerminal {
+            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let start { return start }
+            return text
+        }
+        if edit == false { return start ?? "" }
+        let text = try Editor.edit(text: start ?? "", diary: diary)
+        if let start, text == start { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
+        return text
+    }
+}
