@@ -7,6 +7,8 @@ identity and a fresh diary under pytest's tmp_path; nothing else on the machine 
 import json
 import os
 import pathlib
+import pty
+import select
 import subprocess
 
 import pytest
@@ -95,3 +97,32 @@ def diary(tmp_path):
 def home(tmp_path):
     """A fresh home with no diary yet (for tests of `init` and the default diary)."""
     return Diary(tmp_path)
+
+
+def on_pty(diary, *args, stderr_too=False, wait=30):
+    """Runs daybook with stdout (and with `stderr_too` stderr) on a pseudo-terminal, as in a real
+    terminal; returns what the terminal received, the exit code and stderr when it was not on the pty."""
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen([diary.bin, *map(str, args)], stdin=subprocess.DEVNULL, stdout=slave,
+                             stderr=slave if stderr_too else subprocess.PIPE,
+                             env=dict(diary.env, TERM="xterm"), cwd=diary.path.parent)
+        os.close(slave)
+        out = b""
+        while True:
+            ready, _, _ = select.select([master], [], [], wait)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO once daybook has closed its end
+                break
+            if not chunk:
+                break
+            out += chunk
+        rc = p.wait(timeout=wait)
+        err = "" if stderr_too else p.stderr.read().decode()
+        return out.decode(), rc, err
+    finally:
+        os.close(master)
+

@@ -5,10 +5,8 @@ looking for records already in the diary showed nothing, and `--dry-run` showed 
 Run as a person would, with stderr on a terminal (a pty), where daybook draws its bars.
 """
 import json
-import os
-import pty
-import select
-import subprocess
+
+from conftest import on_pty
 
 N = 1500
 
@@ -22,26 +20,8 @@ def records(path, n=N):
 
 def on_terminal(diary, *args):
     """Runs daybook with stdout and stderr on a pty; returns what the terminal received, and the exit code."""
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen([diary.bin, *map(str, args)], stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
-                             env=dict(diary.env, TERM="xterm"), cwd=diary.path.parent)
-        os.close(slave)
-        out = b""
-        while True:
-            ready, _, _ = select.select([master], [], [], 120)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO once daybook has closed its end
-                break
-            if not chunk:
-                break
-            out += chunk
-        return out.decode(), p.wait(timeout=120)
-    finally:
-        os.close(master)
+    shown, rc, _ = on_pty(diary, *args, stderr_too=True, wait=120)
+    return shown, rc
 
 
 def first(text, needle):

@@ -1,36 +1,14 @@
 """What daybook prints to a terminal: text from the diary never drives the terminal (issue 20 item 9)."""
-import os
-import pty
-import select
-import subprocess
+from conftest import on_pty
 
 TITLE = "Bad\x1b]0;pwned\x07 \x1b[31mred\r\ttab\u202e"
 
 
 def on_terminal(diary, *args):
     """daybook's stdout is a terminal (a pty); returns what the terminal received."""
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.Popen([diary.bin, *args], stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE,
-                             env=dict(diary.env, TERM="xterm"), cwd=diary.path.parent)
-        os.close(slave)
-        out = b""
-        while True:
-            ready, _, _ = select.select([master], [], [], 10)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # EIO once daybook has closed its end
-                break
-            if not chunk:
-                break
-            out += chunk
-        p.wait(timeout=10)
-        assert p.returncode == 0, p.stderr.read()
-        return out.decode()
-    finally:
-        os.close(master)
+    shown, rc, err = on_pty(diary, *args, wait=10)
+    assert rc == 0, err
+    return shown
 
 
 def test_control_characters_in_a_title_are_escaped_on_a_terminal(diary):
