@@ -181,7 +181,8 @@ def test_the_written_entries_are_there(tour):
     evening = by_title["Evening"]
     assert evening["template"] == "emotion" and evening["mood"] == 7 and evening["fields"]["feeling"] == "enjoyment"
     assert evening["has_ink"]
-    (daily,) = entries(tour, "--on", "2026-11-21", "--where", "template=daily")
+    # Two entries of the day come from the daily template: the one `append` made, and the Morning page.
+    (daily,) = [e for e in entries(tour, "--on", "2026-11-21", "--where", "template=daily") if e["title"] != "Morning page"]
     assert (tour["diary"] / daily["path"]).read_text().endswith("\n\n**12:00** The login worked after lunch.\n"), \
         "`append` made today's entry from the daily template and added the line at its end"
     late = entries(tour, "--on", "2026-11-20", "--where", "title=Late note")
