@@ -100,20 +100,32 @@ public final class LiveDiary {
     }
 
     /// The counts over a snapshot, in one pass: each entry decoded once with the parts they need
-    /// together, a slice at a time (so the decoded entries of a large diary are never all in
-    /// memory at once).
+    /// together, on every core, each worker counting its share of the entries (so no list of
+    /// decoded entries is ever held), the workers' counts added up at the end.
     public static func count(_ asked: [Count], over entries: EntrySnapshot) -> [[String: Int]] {
         let parts = asked.reduce(EntryParts()) { $0.union($1.parts) }
-        var made = asked.map { Tally(parts: $0.parts, keys: $0.keys, counts: [:]) }
-        for lo in stride(from: 0, to: entries.count, by: slice) {
-            let decoded = entries.entries(lo..<min(entries.count, lo + slice), parts: parts)
-            for i in made.indices { made[i].add(decoded, 1) }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, entries.count / 256))
+        let per = (entries.count + workers - 1) / workers
+        var shares = [[[String: Int]]](repeating: [], count: workers)
+        shares.withUnsafeMutableBufferPointer { out in
+            let out = out
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var mine = [[String: Int]](repeating: [:], count: asked.count)
+                for k in (w * per)..<min(entries.count, (w + 1) * per) {
+                    let e = entries.entry(k, parts: parts)
+                    for i in asked.indices {
+                        for key in asked[i].keys(e) { mine[i][key, default: 0] += 1 }
+                    }
+                }
+                out[w] = mine
+            }
         }
-        return made.map(\.counts)
+        var total = [[String: Int]](repeating: [:], count: asked.count)
+        for share in shares {
+            for i in asked.indices { total[i].merge(share[i], uniquingKeysWith: +) }
+        }
+        return total
     }
-
-    /// How many entries are decoded at a time for a count.
-    static let slice = 8192
 
     /// One count (see `counts(_:)`).
     public func counts(_ name: String, parts: EntryParts, keys: @escaping (Entry) -> [String]) throws -> [String: Int] {

@@ -70,4 +70,22 @@ final class LiveDiaryTests: XCTestCase {
         try write(1, codes: [], tags: ["b"])
         XCTAssertEqual(try live.counts(asked), [["a": 1, "b": 2], ["trust": 1]])
     }
+
+    func testCountsSplitOverWorkersEqualANaiveCount() throws {
+        // Enough entries for two cores to count a share each (a worker per 256 entries at least).
+        let folder = tmp.appendingPathComponent("entries/2025/01")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for n in 0..<600 {
+            let tags = ["a", "b", "c", "d"].enumerated().filter { n % ($0.offset + 2) == 0 }.map(\.element)
+            let text = "---\ndate: 2025-01-\(String(format: "%02d", n % 28 + 1))T09:00:00+01:00\ntags: [\(tags.joined(separator: ", "))]\n---\nx\n"
+            try text.write(to: folder.appendingPathComponent("2025-01-\(String(format: "%02d", n % 28 + 1))-0900-e\(n).md"), atomically: false, encoding: .utf8)
+        }
+        let snapshot = try Diary.open(tmp, environment: env, workingDirectory: tmp).scanEntries()
+        XCTAssertEqual(snapshot.count, 600)
+        var naive: [String: Int] = [:]
+        for e in snapshot.entries(0..<snapshot.count, parts: .tags) { for t in e.tags { naive[t, default: 0] += 1 } }
+        let counted = LiveDiary.count([.init("tags", parts: .tags) { $0.tags }], over: snapshot)
+        XCTAssertEqual(counted, [naive])
+        XCTAssertEqual(naive["a"], 300)
+    }
 }
