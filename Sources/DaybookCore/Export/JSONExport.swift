@@ -14,8 +14,7 @@ public struct JSONExport: ExportFormat {
         try out.write("  \"entries\": [")
         var first = true
         try context.forEachWithBody(entries) { e in
-            try out.write((first ? "\n    " : ",\n    ") + e.json(includeBody: true).serialized(pretty: true)
-                .replacingOccurrences(of: "\n", with: "\n    "))
+            try out.write((first ? "\n    " : ",\n    ") + e.json(includeBody: true).serialized(pretty: true, indent: 2))
             first = false
         }
         try out.write(first ? "]\n}\n" : "\n  ]\n}\n")
@@ -23,6 +22,6 @@ public struct JSONExport: ExportFormat {
 
     /// A pretty value nested one level deep.
     private func indented(_ v: JSONValue) -> String {
-        v.serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
+        v.serialized(pretty: true, indent: 1)
     }
 }

@@ -65,10 +65,11 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Compact JSON text (one line), keys in their given order.
-    public func serialized(pretty: Bool = false) -> String {
+    /// Compact JSON text (one line), keys in their given order; `pretty`: two spaces a level, the
+    /// lines after the first indented `indent` levels (a value nested in a document being written).
+    public func serialized(pretty: Bool = false, indent: Int = 0) -> String {
         var out = ""
-        write(to: &out, pretty: pretty, indent: 0)
+        write(to: &out, pretty: pretty, indent: indent)
         return out
     }
 
@@ -110,19 +111,32 @@ public indirect enum JSONValue: Equatable, Sendable {
         return String(d)
     }
 
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00xx`,
+    /// everything else as it is. Runs that need no escape are copied whole from the UTF-8 (a byte
+    /// under 0x20, `"` or `\` is never part of a longer character).
     static func quote(_ s: String, into out: inout String) {
         out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(u)
+        var s = s
+        s.withUTF8 { bytes in
+            var start = 0
+            func flush(_ end: Int) {
+                if start < end { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
             }
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                flush(i)
+                start = i + 1
+                switch b {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                default: out += String(format: "\\u%04x", b)
+                }
+            }
+            flush(bytes.count)
         }
         out += "\""
     }
