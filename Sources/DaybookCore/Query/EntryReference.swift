@@ -23,7 +23,7 @@ public struct EntryReference {
         }
         if let rel = whereFiled(ref) { return rel }
         let files = diary.entryFiles()
-        let ids = files.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
+        let ids = files.map(Entry.id(ofPath:))
         if ref.count == 10, LocalDay.parse(Substring(ref)) != nil, !ids.contains(ref) {
             let range = try DateExpression.range(ref, clock: diary.clock)
             return try onDay(range, name: ref)
