@@ -214,7 +214,7 @@ public struct Owed: Sendable {
             var o = Owed(rule: rule)
             if let after = rule.after {
                 let answers = made[rule.template] ?? []
-                for e in entries where e.template != rule.template && e.tags.contains(after.tag) && e.date.day >= start && e.date.day <= today {
+                for e in entries where e.template != rule.template && e.tags.contains(where: { Tag.matches($0, query: after.tag) }) && e.date.day >= start && e.date.day <= today {
                     if let from = rule.from, e.date.day < from { continue }
                     let t0 = e.date.instant, t1 = t0.addingTimeInterval(Double(after.seconds))
                     let answered = answers.contains { $0.instant >= t0 && $0.instant <= t1 }

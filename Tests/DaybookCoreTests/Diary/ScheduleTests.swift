@@ -90,6 +90,9 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(owed[1].follows[0].by.description, "2026-11-22T22:00:00+00:00")
         XCTAssertEqual(owed[1].owed, 1)
         XCTAssertEqual(owed[1].kept, 0)
+        // A nested tag under the rule's tag counts, as --tag finds it.
+        let nested = Owed.compute(r, entries: [try entry("date: 2026-11-22T08:00:00+00:00\ntags: [fieldwork/site-a]")], now: now, days: 8)
+        XCTAssertEqual(nested[1].follows.count, 1)
         // Kept yesterday: nothing overdue.
         let later = Owed.compute(r, entries: entries + [try entry("date: 2026-11-20T08:00:00+00:00\ntemplate: daily")], now: now, days: 4)
         XCTAssertNil(later[0].since)
