@@ -1,20 +1,12 @@
 """Generated front matters and bodies through the reading commands: short form of bench/fuzz.py (issue 20)."""
-import importlib.util
-import pathlib
+from conftest import bench_module
 
 ENTRIES = 300  # bench/fuzz.py runs 10,000
 HANG = 30  # s: a debug build on a loaded machine; bench/fuzz.py holds a release build to 5 s
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("fuzz", pathlib.Path(__file__).resolve().parents[2] / "bench/fuzz.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_generated_entries_never_crash_hang_or_exceed_the_memory_budget(tmp_path, diary):
-    bench = load_bench()
+    bench = bench_module("fuzz")
     work = tmp_path / "fuzz"
     work.mkdir()
     problems, peaks = bench.fuzz(diary.bin, work, ENTRIES, seed=11, batch=100, hang=HANG)

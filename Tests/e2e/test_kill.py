@@ -1,20 +1,11 @@
 """kill -9 at random points of every mutating command: short form of bench/kill.py (issue 20)."""
-import importlib.util
-import pathlib
-
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("kill", pathlib.Path(__file__).resolve().parents[2] / "bench/kill.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from conftest import bench_module
 
 TRIALS = 200  # a few hundred in CI, with `check --fix` after every tenth
 
 
 def test_kills_leave_a_usable_diary_and_every_word(tmp_path, diary):
-    bench = load_bench()
+    bench = bench_module("kill")
     work = tmp_path / "kill"
     work.mkdir()
     r = bench.trials(diary.bin, work, TRIALS, seed=7, check_every=10)  # bench/kill.py runs 1,000

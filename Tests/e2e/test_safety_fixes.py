@@ -1,6 +1,5 @@
 """Data safety and security fixes of issue 20, each reproduced as a user would meet it."""
 import os
-import pathlib
 import subprocess
 
 import pytest
@@ -157,10 +156,8 @@ def test_a_symlinked_entry_is_never_read(diary):
 
 def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
     """Short form of bench/race.py (which runs 1,000 trials)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("race", pathlib.Path(__file__).resolve().parents[2] / "bench/race.py")
-    race = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(race)
+    from conftest import bench_module
+    race = bench_module("race")
     work = tmp_path / "race"
     work.mkdir()
     lost, exits, written = race.race(diary.bin, work, 150)
