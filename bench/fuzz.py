@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
 """Generated front matters and bodies through check, ls and show (issue 20).
 
-Entries mix deep nesting (YAML and Markdown), aliases, wrong types, control characters and huge
-values. They are written in batches into one diary; after each batch `check`, `ls` and `show`
-of a few of them run with a 5 s watchdog. A crash (a signal, or an exit other than 0, 1 and 2)
-or a hang fails the run; the peak memory of every command is measured (SPEC §6: ≤ 200 MB).
-Usage: bench/fuzz.py [ENTRIES] (default 10000); the binary is $DAYBOOK_BIN, else
+Entries mix deep nesting (YAML and Markdown), aliases, wrong types, control characters, huge
+values and long lists (tags, codings). They are written in batches into one diary; after each
+batch `check`, `ls`, `ls --where` with a backtracking pattern, `grep`, `stats` and `show` of a few
+of them run with a 5 s watchdog. A crash (a signal, or an exit other than 0, 1 and 2) or a hang
+fails the run; the peak memory (max RSS) of every command is measured (SPEC §6: ≤ 200 MB).
+Usage: bench/fuzz.py [ENTRIES [SEED]] (default 10000, 1); the binary is $DAYBOOK_BIN, else
 .build/debug/daybook. Tests/e2e/test_fuzz.py runs a short form.
 """
 import os
 import pathlib
 import random
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HANG = 5
@@ -51,6 +54,9 @@ def front(rnd):
             v = "&a [" + ", ".join(["x"] * 10) + "]\nb: &b [" + ", ".join(["*a"] * 10) + "]\nc: [" + ", ".join(["*b"] * 10) + "]"
         elif kind < 0.8 and k == "codes":
             v = "[{code: " + scalar(rnd) + ", quote: " + scalar(rnd) + ", memo: " + nested(rnd, 2) + "}]"
+        elif kind < 0.82:  # long lists: each tag or coding once took a search of all before it
+            n = rnd.choice([100, 2000])
+            v = "[" + ", ".join(f"t{j}" if k != "codes" else "{code: c%d, quote: text}" % j for j in range(n)) + "]"
         else:
             v = "[" + ", ".join(scalar(rnd) for _ in range(rnd.randrange(0, 5))) + "]"
         lines.append(f"{k}: {v}")
@@ -60,57 +66,82 @@ def front(rnd):
 def body(rnd):
     return rnd.choice([
         "text #tag\n", "> " * rnd.choice([10, 100, 5000]) + "x\n", "- " * rnd.choice([10, 1000, 3000]) + "y\n",
+        "#" * 3000 + " *" * 3000 + "\n", "*a " * 3000 + "\n", "~~" * 3000 + "\n",
         "[" * 5000 + "z" + "]" * 5000 + "\n", "*" * 10000 + "\n", "".join(chr(rnd.randrange(0, 0x250)) for _ in range(300)),
         "```\n" + "x\n" * 1000, "| a |\n|---|\n" + "| b |\n" * 2000, "",
     ])
 
 
-def run(binary, env, args, problems, peaks):
-    try:
-        p = subprocess.run([binary, *args], capture_output=True, env=env, timeout=HANG, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        problems.append(f"hang over {HANG} s: {' '.join(args)}")
-        return
-    peaks.append(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)  # the largest child so far
-    if p.returncode < 0 or p.returncode > 2:
-        problems.append(f"crash (exit {p.returncode}): {' '.join(args)}: {p.stderr[-300:]!r}")
+def run(binary, env, args, problems, peaks, hang=HANG):
+    """Runs one command under the watchdog; records a crash or hang, and its time and max RSS."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen([binary, *args], stdout=subprocess.DEVNULL, stderr=err, env=env, stdin=subprocess.DEVNULL)
+        hung = threading.Event()
+        timer = threading.Timer(hang, lambda: (hung.set(), p.kill()))
+        started = time.monotonic()
+        timer.start()
+        _, status, usage = os.wait4(p.pid, 0)  # the child's own peak memory, not the largest so far
+        timer.cancel()
+        elapsed = time.monotonic() - started
+        p.returncode = code = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        message = err.read()[-300:]
+    peaks.append((usage.ru_maxrss / 1024, elapsed, " ".join(args)))
+    if hung.is_set():
+        problems.append(f"hang over {hang} s: {' '.join(args)}")
+    elif code < 0 or code > 2:
+        problems.append(f"crash (exit {code}): {' '.join(args)}: {message!r}")
 
 
-def fuzz(binary, tmp, count, seed=1, batch=500):
-    """Writes `count` generated entries; returns (problems, peak MB)."""
+def fuzz(binary, tmp, count, seed=1, batch=100, hang=HANG):
+    """Writes `count` generated entries, `batch` to a diary; returns (problems, [(MB, s, command)]).
+    A debug build on a loaded machine (the short form in CI) may need a longer `hang`."""
     rnd = random.Random(seed)
     tmp = pathlib.Path(tmp)
     home = tmp / "home"
     home.mkdir()
     (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.org\n")
-    d = tmp / "diary"
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
-           "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
-           "GIT_CONFIG_NOSYSTEM": "1"}
-    subprocess.run([binary, "init", str(d)], check=True, capture_output=True, env=env)
     problems, peaks = [], []
     for start in range(0, count, batch):
+        # A diary per batch: the watchdog times a command over one batch's entries, so a slow
+        # entry shows, and the diary does not grow to gigabytes of generated values.
+        d = tmp / "diary"
+        env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
+               "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
+               "GIT_CONFIG_NOSYSTEM": "1"}
+        subprocess.run([binary, "init", str(d)], check=True, capture_output=True, env=env)
         folder = d / "entries/2026" / ("%02d" % (1 + (start // batch) % 12))
         folder.mkdir(parents=True, exist_ok=True)
-        names = []
+        names, before = [], len(problems)
         for i in range(start, min(start + batch, count)):
             name = f"2026-11-21-{i % 10000:04d}-f{i}"
             names.append(name)
             (folder / (name + ".md")).write_bytes(("---\n" + front(rnd) + "\n---\n" + body(rnd)).encode("utf-8", "surrogatepass"))
-        for args in (["check"], ["ls"], ["ls", "--where", "f~(a+)+$"], *[["show", n] for n in rnd.sample(names, 3)]):
-            run(binary, env, args, problems, peaks)
-    return problems, max(peaks, default=0)
+        for args in (["check"], ["ls"], ["ls", "--where", "f~(a+)+$"], ["grep", "tag"], ["stats"],
+                     *[["show", n] for n in rnd.sample(names, min(3, len(names)))]):
+            run(binary, env, args, problems, peaks, hang)
+        if len(problems) > before:  # the batch that failed is kept for a look
+            kept = tmp.parent / f"fuzz-failed-{seed}-{start}"
+            shutil.copytree(folder, kept, dirs_exist_ok=True)
+            problems.append(f"  its entries: {kept}")
+        shutil.rmtree(d)
+    return problems, peaks
 
 
 def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     binary = os.environ.get("DAYBOOK_BIN") or str(ROOT / ".build/debug/daybook")
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        problems, peak = fuzz(binary, tmp, count)
-    print(f"{count} generated entries: {len(problems)} crashes or hangs; peak memory {peak:.0f} MB (budget {BUDGET_MB})")
+        problems, peaks = fuzz(binary, tmp, count, seed)
+    peak, slow = max(peaks), max(peaks, key=lambda p: p[1])
+    print(f"{count} generated entries, {len(peaks)} commands in {time.monotonic() - started:.0f} s: "
+          f"{len(problems)} crashes or hangs; peak memory {peak[0]:.0f} MB ({peak[2]}; budget {BUDGET_MB}); "
+          f"slowest command {slow[1]:.2f} s ({slow[2]})")
     for p in problems[:20]:
         print("  " + p)
-    sys.exit(1 if problems or peak > BUDGET_MB else 0)
+    sys.exit(1 if problems or peak[0] > BUDGET_MB else 0)
 
 
 if __name__ == "__main__":

@@ -3,10 +3,12 @@
 
 Each trial runs one of new, tag add, code add, tag rename, import, rm, undo and sync (to a local
 bare remote) with a unique word, kills it with SIGKILL after a random delay (or lets it finish),
-then runs `check` and a `new` under a watchdog: a command that takes longer than WATCHDOG seconds
-fails the run, naming it. At the end every word written by a command that exited 0 must be in the
-diary's files or its history. Usage: bench/kill.py [TRIALS] (default 1000); the binary is
-$DAYBOOK_BIN, else .build/debug/daybook. Tests/e2e/test_kill.py runs a short form.
+then runs the next command, a `new`, and `check --fix` (after every trial, or every CHECK_EVERY-th
+in the short form), each under a watchdog: a command that takes longer than WATCHDOG seconds fails
+the run, naming it and the command killed before it. At the end every word written by a command
+that exited 0 must be in the diary's files or its history, and `check` must find the diary sound.
+Usage: bench/kill.py [TRIALS [SEED]] (default 1000, 1); the binary is $DAYBOOK_BIN, else
+.build/debug/daybook. Tests/e2e/test_kill.py runs a short form.
 """
 import json
 import os
@@ -19,11 +21,11 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-WATCHDOG = 20
+WATCHDOG = 60
 COMMANDS = ["new", "tag add", "code add", "tag rename", "import", "rm", "undo", "sync"]
 
 
-def trials(binary, tmp, count, seed=1):
+def trials(binary, tmp, count, seed=1, check_every=1):
     """Runs `count` kill trials; returns a dict of counts, hangs (command lines) and lost words."""
     rnd = random.Random(seed)
     tmp = pathlib.Path(tmp)
@@ -35,13 +37,14 @@ def trials(binary, tmp, count, seed=1):
            "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
            "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false"}
     hangs, unusable = [], []
+    after = ["(start)"]  # the command killed (or finished) before the one that runs now
 
     def run(*args, timeout=WATCHDOG):
         try:
             return subprocess.run([binary, *map(str, args)], capture_output=True, text=True, env=env,
                                   timeout=timeout, stdin=subprocess.DEVNULL).returncode
         except subprocess.TimeoutExpired:
-            hangs.append(" ".join(map(str, args)))
+            hangs.append(f"{' '.join(map(str, args))} (after {after[0]})")
             return None
 
     assert run("init", d) == 0
@@ -94,11 +97,16 @@ def trials(binary, tmp, count, seed=1):
                 kept.append(word)
             if cmd in ("tag add", "tag rename"):
                 tags.append(word)
+        after[0] = f"{' '.join(map(str, args))}, {'killed' if rc < 0 else f'exit {rc}'}"
         # The next command: the diary must be usable, and nothing may hang.
-        if run("check", "--fix") is None:
-            continue
         if run("new", "-m", f"probe {word}", "Probe") != 0:
-            unusable.append(" ".join(map(str, args)))
+            unusable.append(after[0])
+        if (i + 1) % check_every == 0 and run("check", "--fix") is None:
+            continue
+    run("check", "--fix")
+    final = subprocess.run([binary, "check"], capture_output=True, text=True, env=env, timeout=WATCHDOG)
+    stats["check"] = final.returncode  # 0: the diary is sound once check --fix has run
+    stats["check_output"] = (final.stdout + final.stderr)[-2000:]
     history = subprocess.run(["git", "log", "--all", "-p", "--format=%B"], cwd=d, capture_output=True,
                              text=True, env=env).stdout
     files = "".join(p.read_text(errors="replace") for p in d.rglob("*") if p.is_file() and ".git" not in p.parts)
@@ -108,12 +116,17 @@ def trials(binary, tmp, count, seed=1):
 
 def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     binary = os.environ.get("DAYBOOK_BIN") or str(ROOT / ".build/debug/daybook")
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        r = trials(binary, tmp, count)
-    print(f"{r['trials']} trials: {r['killed']} killed, {r['finished']} exited 0; words to keep {r['kept']}, "
-          f"lost {len(r['lost'])}; hangs {r['hangs']}; unusable after {r['unusable']}")
-    sys.exit(1 if r["lost"] or r["hangs"] or r["unusable"] else 0)
+        r = trials(binary, tmp, count, seed)
+    print(f"{r['trials']} trials over {', '.join(COMMANDS)} in {time.monotonic() - started:.0f} s: "
+          f"{r['killed']} killed, {r['finished']} exited 0; words to keep {r['kept']}, lost {len(r['lost'])}; "
+          f"hangs over {WATCHDOG} s {r['hangs']}; unusable after {r['unusable']}; final check exit {r['check']}")
+    if r["check"] != 0:
+        print(r["check_output"])
+    sys.exit(1 if r["lost"] or r["hangs"] or r["unusable"] or r["check"] != 0 else 0)
 
 
 if __name__ == "__main__":

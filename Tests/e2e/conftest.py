@@ -87,6 +87,15 @@ class Diary:
         return sorted(p for p in (self.path / "entries").rglob("*.md"))
 
 
+def bench_module(name):
+    """A script of bench/ (kill, race, fuzz) as a module: the short forms in CI run its own code."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def diary(tmp_path):
     """A fresh, initialised diary."""

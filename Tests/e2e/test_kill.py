@@ -1,21 +1,16 @@
 """kill -9 at random points of every mutating command: short form of bench/kill.py (issue 20)."""
-import importlib.util
-import pathlib
+from conftest import bench_module
 
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location("kill", pathlib.Path(__file__).resolve().parents[2] / "bench/kill.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+TRIALS = 200  # a few hundred in CI, with `check --fix` after every tenth
 
 
 def test_kills_leave_a_usable_diary_and_every_word(tmp_path, diary):
-    bench = load_bench()
+    bench = bench_module("kill")
     work = tmp_path / "kill"
     work.mkdir()
-    r = bench.trials(diary.bin, work, 32, seed=7)  # bench/kill.py runs 1,000
+    r = bench.trials(diary.bin, work, TRIALS, seed=7, check_every=10)  # bench/kill.py runs 1,000
     assert r["hangs"] == [], f"hung over {bench.WATCHDOG} s after: {r['hangs']}"
     assert r["unusable"] == [], f"the next command failed after a kill of: {r['unusable']}"
     assert r["lost"] == [], f"{len(r['lost'])} words of commands that exited 0 are lost: {r['lost'][:5]}"
+    assert r["check"] == 0, r["check_output"]
     assert r["killed"] > 0 and r["finished"] > 0, r

@@ -35,7 +35,7 @@ public struct CodingCheck: DiaryCheck {
         let places = Dictionary(grouping: text.map { CodingLines($0).located } ?? [], by: { $0.coding })
         var placed: [Coding: Int] = [:]
         var seen: Set<[String?]> = []
-        var body: String?
+        var body: QuoteSearch?
         for (k, c) in e.codings.enumerated() {
             // The n-th front-matter coding equal to this one sits on the n-th such line.
             var at = SourceLocation(path: path)
@@ -50,8 +50,8 @@ public struct CodingCheck: DiaryCheck {
             }
             let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
             if let q = c.quote, e.anchor(k) == nil {
-                if body == nil { body = readBody() }
-                let n = QuoteAnchor.count(of: q, in: body ?? "")
+                if body == nil { body = QuoteSearch(readBody()) }
+                let n = body!.count(of: q)
                 let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
                 out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: quoteAt ?? at))
             }

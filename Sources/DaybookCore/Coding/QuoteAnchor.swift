@@ -23,30 +23,28 @@ public struct QuoteAnchor: Equatable, Hashable, Sendable {
     /// A line break in the quote matches `\n` or `\r\n` in the body, so a quote copied from a
     /// CRLF file or typed on the command line finds the same text.
     public static func locate(_ quote: String, occurrence: Int = 1, in body: String) -> QuoteAnchor? {
-        guard occurrence >= 1 else { return nil }
-        let text = NormalizedText(body)
-        let needle = NormalizedText(quote).scalars
-        guard !needle.isEmpty else { return nil }
-        var seen = 0
-        for start in text.matches(of: needle) {
-            seen += 1
-            if seen == occurrence { return QuoteAnchor(start: text.original[start], end: text.original[start + needle.count]) }
-        }
-        return nil
+        var search = QuoteSearch(body)
+        return search.anchor(of: quote, occurrence: occurrence)
     }
 
     /// Where a coding applies: its quote's anchor, the whole body for a whole-entry coding, nil
     /// when the quote is orphaned.
     public static func locate(_ coding: Coding, in body: String) -> QuoteAnchor? {
-        guard let quote = coding.quote else { return QuoteAnchor(start: 0, end: body.unicodeScalars.count) }
-        return locate(quote, occurrence: coding.occurrence ?? 1, in: body)
+        var search = QuoteSearch(body)
+        return search.anchor(of: coding)
+    }
+
+    /// Where each coding applies (as `locate(_:in:)`), the body read once and each quote looked
+    /// for once: one search of the whole body per coding took seconds for 2,000 codings.
+    public static func locate(_ codings: [Coding], in body: String) -> [QuoteAnchor?] {
+        var search = QuoteSearch(body)
+        return codings.map { search.anchor(of: $0) }
     }
 
     /// How many times `quote` occurs in `body` (counted as `locate` counts them).
     public static func count(of quote: String, in body: String) -> Int {
-        let needle = NormalizedText(quote).scalars
-        guard !needle.isEmpty else { return 0 }
-        return NormalizedText(body).matches(of: needle).count
+        var search = QuoteSearch(body)
+        return search.count(of: quote)
     }
 
     /// Which occurrence of `quote` starts at scalar offset `start` of `body`, if one does.
@@ -59,6 +57,40 @@ public struct QuoteAnchor: Equatable, Hashable, Sendable {
 }
 
 /// Text with `\r\n` folded to `\n`, remembering each scalar's offset in the original.
+/// One body, normalized once, and the matches of each quote looked for in it (kept, so codings
+/// that quote the same words cost one search).
+struct QuoteSearch {
+    private let text: NormalizedText
+    private var found: [String: (length: Int, starts: [Int])] = [:]
+
+    init(_ body: String) { text = NormalizedText(body) }
+
+    /// The quote's length (normalized) and where its non-overlapping matches start.
+    private mutating func matches(of quote: String) -> (length: Int, starts: [Int]) {
+        if let m = found[quote] { return m }
+        let needle = NormalizedText(quote).scalars
+        let m = (needle.count, needle.isEmpty ? [] : text.matches(of: needle))
+        found[quote] = m
+        return m
+    }
+
+    /// The `occurrence`-th (1-based) match of `quote`; nil when it does not occur that often.
+    mutating func anchor(of quote: String, occurrence: Int) -> QuoteAnchor? {
+        let m = matches(of: quote)
+        guard occurrence >= 1, occurrence <= m.starts.count else { return nil }
+        let start = m.starts[occurrence - 1]
+        return QuoteAnchor(start: text.original[start], end: text.original[start + m.length])
+    }
+
+    /// Where a coding applies: its quote's anchor, or the whole body.
+    mutating func anchor(of coding: Coding) -> QuoteAnchor? {
+        guard let quote = coding.quote else { return QuoteAnchor(start: 0, end: text.original.last ?? 0) }
+        return anchor(of: quote, occurrence: coding.occurrence ?? 1)
+    }
+
+    mutating func count(of quote: String) -> Int { matches(of: quote).starts.count }
+}
+
 struct NormalizedText {
     var scalars: [Unicode.Scalar] = []
     /// `original[i]` is the original offset of normalized scalar `i`; one extra entry for the end.

@@ -339,7 +339,7 @@ public final class Diary {
             }
         }
         if let e = outcome.entry, !e.codings.isEmpty {
-            outcome.entry?.anchors = e.codings.map { QuoteAnchor.locate($0, in: e.body) }
+            outcome.entry?.anchors = QuoteAnchor.locate(e.codings, in: e.body)
         }
     }
 }

@@ -45,15 +45,18 @@ extension ExportContext {
     /// The entry's codings that quote a segment, with where it is; an orphaned quote is left out with a warning.
     public func codedSegments(of e: Entry) -> [(coding: Coding, anchor: QuoteAnchor, range: Range<String.Index>)] {
         var out: [(Coding, QuoteAnchor, Range<String.Index>)] = []
+        guard e.codings.contains(where: { $0.quote != nil }) else { return out }
+        // Offsets become indices through one table, not a walk from the start per coding.
         let scalars = e.body.unicodeScalars
+        let index = Array(scalars.indices) + [scalars.endIndex]
+        var search = QuoteSearch(e.body)
         for c in e.codings where c.quote != nil {
-            guard let a = QuoteAnchor.locate(c, in: e.body) else {
+            guard let a = search.anchor(of: c) else {
                 warn("the quote of the coding `\(c.code)` no longer occurs in the entry (orphaned); exported without its position",
                      path: diary.displayPath(e.path))
                 continue
             }
-            let lower = scalars.index(scalars.startIndex, offsetBy: a.start)
-            out.append((c, a, lower..<scalars.index(lower, offsetBy: a.end - a.start)))
+            out.append((c, a, index[a.start]..<index[a.end]))
         }
         return out
     }
