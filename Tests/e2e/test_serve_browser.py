@@ -21,6 +21,7 @@ selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 ARTIFACTS = ROOT / "Tests" / "e2e" / "artifacts"
@@ -69,9 +70,14 @@ def shot(browser, name):
 
 
 def wait_for(predicate, seconds=10):
+    """Polls until `predicate` holds. A live update re-renders the page, so an element may be gone
+    for a moment between two polls: that is a poll that did not hold yet, not a failure."""
     end = time.time() + seconds
     while time.time() < end:
-        value = predicate()
+        try:
+            value = predicate()
+        except (NoSuchElementException, StaleElementReferenceException):
+            value = None
         if value:
             return value
         time.sleep(0.1)
