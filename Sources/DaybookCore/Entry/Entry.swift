@@ -146,7 +146,7 @@ public struct EntryParser {
             switch key {
             case "date":
                 guard let s = value.scalar?.string, let d = LocalDateTime.parse(s, timeZone: config.timeZone) else {
-                    problem(value, "`date` must be an ISO 8601 date-time such as 2026-11-21T22:40:00+01:00 (got `\(value.scalar?.string ?? "a \(kindName(value))")`)")
+                    problem(value, "`date` must be an ISO 8601 date-time such as 2026-11-21T22:40:00+01:00 (got `\(value.scalar.map { EntryParser.clipped($0.string) } ?? "a \(kindName(value))")`)")
                     continue
                 }
                 date = d
@@ -163,11 +163,11 @@ public struct EntryParser {
                 for item in items {
                     // `tags: true` is YAML's true, not a tag someone meant to write.
                     guard let raw = item.scalar?.string, YAML.value(item) != .bool(true), YAML.value(item) != .bool(false) else {
-                        problem(item, "a tag must be text (got \(item.scalar.map { "`\($0.string)`" } ?? "a \(kindName(item))"))"); continue
+                        problem(item, "a tag must be text (got \(item.scalar.map { "`\(EntryParser.clipped($0.string))`" } ?? "a \(kindName(item))"))"); continue
                     }
                     let t = Tag.normalize(raw)
                     if Tag.isValid(t) { if seenTags.insert(t).inserted { frontTags.append(t) } }
-                    else { problem(item, "`\(raw)` is not a tag: use letters, digits, _, - and /") }
+                    else { problem(item, "`\(EntryParser.clipped(raw))` is not a tag: use letters, digits, _, - and /") }
                 }
             case "mood":
                 // Checked after the loop: `template` may come later and bring its own scale.
@@ -246,6 +246,11 @@ public struct EntryParser {
             }
         }
         return out
+    }
+
+    /// A value as a message quotes it: at most 60 characters, so a 200 KB value gives a line, not a page.
+    static func clipped(_ s: String, limit: Int = 60) -> String {
+        s.count <= limit ? s : String(s.prefix(limit)) + "… (\(s.count) characters)"
     }
 
     func kindName(_ n: Node) -> String {

@@ -80,4 +80,18 @@ final class EntryParserTests: XCTestCase {
             XCTAssertTrue(o.entry != nil || !o.problems.isEmpty)
         }
     }
+
+    /// A 200 KB value quoted in a message gives a line, not a page (found by the fuzz run of issue 20).
+    func testALongBadValueIsClippedInItsMessage() {
+        let long = String(repeating: "x", count: 200_000)
+        let out = parser.parse(Data("---\ndate: \(long)\ntags: [\"\(long)!\"]\n---\nBody\n".utf8), relativePath: "entries/2026/11/x.md", displayPath: "x.md")
+        XCTAssertNil(out.entry)
+        XCTAssertEqual(out.problems.count, 2)
+        for p in out.problems {
+            XCTAssertLessThan(p.message.count, 300, String(p.message.prefix(300)))
+            XCTAssertTrue(p.message.contains("(20000"), p.message)
+            XCTAssertNotNil(p.location?.line)
+        }
+    }
 }
+
