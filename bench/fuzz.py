@@ -19,6 +19,8 @@ import tempfile
 import threading
 import time
 
+import scratch  # bench/scratch.py: the binary, a throwaway HOME and environment
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HANG = 5
 BUDGET_MB = 200
@@ -98,17 +100,12 @@ def fuzz(binary, tmp, count, seed=1, batch=100, hang=HANG):
     A debug build on a loaded machine (the short form in CI) may need a longer `hang`."""
     rnd = random.Random(seed)
     tmp = pathlib.Path(tmp)
-    home = tmp / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.org\n")
     problems, peaks = [], []
     for start in range(0, count, batch):
         # A diary per batch: the watchdog times a command over one batch's entries, so a slow
         # entry shows, and the diary does not grow to gigabytes of generated values.
         d = tmp / "diary"
-        env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
-               "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
-               "GIT_CONFIG_NOSYSTEM": "1"}
+        env = scratch.environment(tmp, d)
         subprocess.run([binary, "init", str(d)], check=True, capture_output=True, env=env)
         folder = d / "entries/2026" / ("%02d" % (1 + (start // batch) % 12))
         folder.mkdir(parents=True, exist_ok=True)

@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+import scratch  # bench/scratch.py: the binary, a throwaway HOME and environment
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 WATCHDOG = 60
 COMMANDS = ["new", "tag add", "code add", "tag rename", "import", "rm", "undo", "sync"]
@@ -29,13 +31,8 @@ def trials(binary, tmp, count, seed=1, check_every=1):
     """Runs `count` kill trials; returns a dict of counts, hangs (command lines) and lost words."""
     rnd = random.Random(seed)
     tmp = pathlib.Path(tmp)
-    home = tmp / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.org\n[init]\n\tdefaultBranch = main\n")
     d = tmp / "diary"
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
-           "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
-           "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false"}
+    env = scratch.environment(tmp, d)
     hangs, unusable = [], []
     after = ["(start)"]  # the command killed (or finished) before the one that runs now
 

@@ -17,14 +17,12 @@ import subprocess
 import sys
 import time
 
+import scratch  # bench/scratch.py: the binary, a throwaway HOME and environment
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def binary(given):
-    for cand in (given, ROOT / ".build/release/daybook", ROOT / ".build/debug/daybook"):
-        if cand and pathlib.Path(cand).exists():
-            return str(cand)
-    sys.exit("no daybook binary: swift build -c release")
+binary = scratch.binary
 
 
 class Server:

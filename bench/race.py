@@ -14,19 +14,16 @@ import sys
 import tempfile
 import threading
 
+import scratch  # bench/scratch.py: the binary, a throwaway HOME and environment
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def race(binary, tmp, trials):
     """Runs `trials` tag adds against the editing thread; returns (lost words, exits by code)."""
     tmp = pathlib.Path(tmp)
-    home = tmp / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = T\n\temail = t@example.org\n[init]\n\tdefaultBranch = main\n")
     d = tmp / "diary"
-    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(d),
-           "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
-           "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false"}
+    env = scratch.environment(tmp, d)
     run = lambda *a: subprocess.run([binary, *a], capture_output=True, text=True, env=env)
     assert run("init", str(d)).returncode == 0
     assert run("new", "-m", "start", "Race").returncode == 0

@@ -90,6 +90,9 @@ class Diary:
 def bench_module(name):
     """A script of bench/ (kill, race, fuzz) as a module: the short forms in CI run its own code."""
     import importlib.util
+    import sys
+    if str(ROOT / "bench") not in sys.path:
+        sys.path.insert(0, str(ROOT / "bench"))  # where the scripts' shared `scratch` module is
     spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
