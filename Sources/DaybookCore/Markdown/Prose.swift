@@ -8,7 +8,51 @@ public struct Prose: Sendable {
     public var inlineTags: [String]
 
     public init(markdown text: String) {
-        self.init(document: Markdown.parse(text))
+        if let plain = Prose.plain(text) { self = plain } else { self.init(document: Markdown.parse(text)) }
+    }
+
+    private init(words: Int) {
+        self.words = words
+        firstHeading = nil
+        inlineTags = []
+    }
+
+    /// Prose that holds nothing Markdown reads as markup is counted without building its tree: no
+    /// character that starts emphasis, code, links, HTML, entities, escapes, tags, tables or
+    /// autolinks (`:`, `@`, `www.`), and no line that could start a block other than a paragraph
+    /// (indented, a list item, a heading underline). Its paragraphs' words are then the text's
+    /// words, and it has no heading and no tag. Nil for anything else.
+    static func plain(_ text: String) -> Prose? {
+        var text = text
+        let isPlain = text.withUTF8 { b -> Bool in
+            var lineStart = true
+            for (i, c) in b.enumerated() {
+                if lineStart {
+                    switch c {
+                    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="),
+                         UInt8(ascii: "0")...UInt8(ascii: "9"): return false
+                    default: break
+                    }
+                }
+                switch c {
+                case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                     UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+                     UInt8(ascii: "@"), UInt8(ascii: ":"):
+                    return false
+                case UInt8(ascii: "."):
+                    // `www.` starts an autolink.
+                    if i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"), (b[i - 3] | 0x20) == UInt8(ascii: "w") {
+                        return false
+                    }
+                case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F:
+                    return false
+                default: break
+                }
+                lineStart = c == UInt8(ascii: "\n")
+            }
+            return true
+        }
+        return isPlain ? Prose(words: Prose.countWords(text)) : nil
     }
 
     public init(document: MarkdownNode) {

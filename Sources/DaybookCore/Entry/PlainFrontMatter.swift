@@ -1,0 +1,121 @@
+// The front matter most entries have — one `key: value` per line — read without libyaml into the
+// nodes Yams would compose from it. Anything else (comments, block lists, nested mappings, escapes,
+// anchors, tabs) is left to Yams.
+import Yams
+
+enum PlainFrontMatter {
+    /// The front matter's mapping when every line is `key: value` with a value this reader knows
+    /// (a plain scalar on one line, a double-quoted text without escapes, or a flow list of plain
+    /// words); nil for anything else. Nodes carry no marks: a caller that finds a problem in them
+    /// reads the front matter again with Yams, whose nodes place it.
+    static func compose(_ doc: EntryText) -> Node? {
+        guard doc.closing > 1 else { return nil }
+        var pairs: [(Node, Node)] = []
+        pairs.reserveCapacity(doc.closing - 1)
+        for i in 1..<doc.closing {
+            var line = doc.lines[i]
+            guard let pair = line.withUTF8(pair) else { return nil }
+            pairs.append(pair)
+        }
+        return .mapping(Node.Mapping(pairs, Yams.Tag(.implicit), .block))
+    }
+
+    /// One line as a key node and a value node.
+    private static func pair(_ b: UnsafeBufferPointer<UInt8>) -> (Node, Node)? {
+        var end = b.count
+        if end > 0, b[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > 0, b[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        // The key: a letter, then letters, digits, `_` and `-`; then `: ` and a value.
+        guard end > 0, isLetter(b[0]) else { return nil }
+        var k = 1
+        while k < end, isLetter(b[k]) || isDigit(b[k]) || b[k] == UInt8(ascii: "_") || b[k] == UInt8(ascii: "-") { k += 1 }
+        // libyaml takes a key of up to 1,024 characters without a `?`.
+        guard k < 1024, k + 2 < end, b[k] == UInt8(ascii: ":"), b[k + 1] == UInt8(ascii: " "), b[k + 2] != UInt8(ascii: " ") else { return nil }
+        let key = Node.scalar(Node.Scalar(text(b, 0..<k), Yams.Tag(.implicit), .plain))
+        let v = k + 2
+        let value: Node?
+        switch b[v] {
+        case UInt8(ascii: "\""): value = quoted(b, v..<end)
+        case UInt8(ascii: "["): value = flowList(b, v..<end)
+        default: value = plain(b, v..<end)
+        }
+        return value.map { (key, $0) }
+    }
+
+    /// `"text"` without backslashes: its text, tagged as a string the way libyaml tags a quoted scalar.
+    private static func quoted(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+        guard r.count >= 2, b[r.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
+        let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
+        guard scan(b, inner, allowed: { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+        return .scalar(Node.Scalar(text(b, inner), Yams.Tag(.str), .doubleQuoted))
+    }
+
+    /// A plain scalar on one line: it starts with a letter or digit (no indicator), has no ` #`
+    /// (a comment), no `:` followed by a space or the end (a mapping), no tab and no trailing blank.
+    private static func plain(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+        guard !r.isEmpty, isLetter(b[r.lowerBound]) || isDigit(b[r.lowerBound]) || b[r.lowerBound] >= 0x80,
+              b[r.upperBound - 1] != UInt8(ascii: " "), b[r.upperBound - 1] != UInt8(ascii: ":") else { return nil }
+        for i in r {
+            if b[i] == UInt8(ascii: "#"), b[i - 1] == UInt8(ascii: " ") { return nil }
+            if b[i] == UInt8(ascii: ":"), b[i + 1] == UInt8(ascii: " ") { return nil }
+        }
+        guard scan(b, r, allowed: { _ in true }) else { return nil }
+        return .scalar(Node.Scalar(text(b, r), Yams.Tag(.implicit), .plain))
+    }
+
+    /// `[a, b-c, d/e]` (or `[]`): items of letters, digits, `_`, `-`, `/` and non-ASCII letters,
+    /// each starting with a letter or digit, separated by `, `.
+    private static func flowList(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+        guard r.count >= 2, b[r.upperBound - 1] == UInt8(ascii: "]") else { return nil }
+        var items: [Node] = []
+        var i = r.lowerBound + 1
+        let end = r.upperBound - 1
+        while i < end {
+            let start = i
+            guard isLetter(b[i]) || isDigit(b[i]) || b[i] >= 0x80 else { return nil }
+            while i < end, b[i] != UInt8(ascii: ",") { i += 1 }
+            let word = start..<i
+            let ok = scan(b, word) { c in
+                isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/") || c >= 0x80
+            }
+            guard ok else { return nil }
+            items.append(.scalar(Node.Scalar(text(b, word), Yams.Tag(.implicit), .plain)))
+            if i < end {
+                // `, ` and another item.
+                guard i + 2 < end, b[i + 1] == UInt8(ascii: " ") else { return nil }
+                i += 2
+            }
+        }
+        return .sequence(Node.Sequence(items, Yams.Tag(.implicit), .flow))
+    }
+
+    /// Whether every byte of the range is printable the way YAML reads it (no control character,
+    /// no tab) and passes `allowed`; non-ASCII characters must be ones YAML reads as plain text
+    /// (not a line break such as U+0085, U+2028, U+2029, nor U+FEFF or a C1 control).
+    private static func scan(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, allowed: (UInt8) -> Bool) -> Bool {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            let c = b[i]
+            if c < 0x80 {
+                guard c >= 0x20, c != 0x7F, allowed(c) else { return false }
+                i += 1
+                continue
+            }
+            // The line is valid UTF-8 already (it is a String): decode one scalar.
+            let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+            guard i + n <= r.upperBound else { return false }
+            var u = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+            for j in 1..<n { u = u << 6 | UInt32(b[i + j] & 0x3F) }
+            guard u >= 0xA0, u != 0x2028, u != 0x2029, u != 0xFEFF, u < 0xFFFE else { return false }
+            i += n
+        }
+        return true
+    }
+
+    private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= UInt8(ascii: "a") && (c | 0x20) <= UInt8(ascii: "z") }
+    private static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+
+    private static func text(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self)
+    }
+}

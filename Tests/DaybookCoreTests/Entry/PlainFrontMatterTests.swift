@@ -1,0 +1,76 @@
+// The fast reader of one-line `key: value` front matter must give what Yams gives, entry for
+// entry and problem for problem: a generated property test over values chosen to be awkward.
+import XCTest
+@testable import DaybookCore
+
+final class PlainFrontMatterTests: XCTestCase {
+    /// Values that look alike but read differently in YAML 1.1 (booleans, nulls, numbers in bases,
+    /// sexagesimal times, dates), text with indicators inside, and lines the fast reader must leave
+    /// to Yams (comments, escapes, tabs, trailing blanks, `: ` inside, line breaks YAML knows).
+    static let values = [
+        "plain words", "Procedure meeting role", "yes", "No", "ON", "off", "y", "n", "true", "False", "null", "Null", "~",
+        "1", "-3", "+7", "012", "0x1F", "0o17", "0b101", "1_000", "1e3", "3.14", ".inf", "-.Inf", ".NaN", "12:30", "190:20:30",
+        "2024-01-01", "2026-11-21T10:30:00+01:00", "2026-11-21 10:30", "a, b", "it's", "say \"hi\"", "x#y", "x #y", "a: b",
+        "a:b", "ends with colon:", "trailing ", "\ttab", "-dash", "- item", "*alias", "&anchor x", "!tag x", "|", ">", "%x",
+        "@at", "`tick`", "?q", "[a, b]", "[]", "[yes, 2, a-b/c, Éte]", "[a,b]", "[a, ]", "[a b]", "[\"q\"]", "{a: 1}",
+        "\"quoted\"", "\"yes\"", "\"12\"", "\"\"", "\"esc\\n\"", "\"a\" b", "'single'", "'it''s'", "Über café", "日本語の日記",
+        "emoji 🙂 ok", "nel\u{85}x", "ls\u{2028}x", "bom\u{FEFF}x", "c1\u{90}x", "del\u{7F}x",
+    ]
+    static let keys = ["date", "title", "tags", "mood", "template", "codes", "energy", "location", "yes", "Weather", "a-b", "x_1", "title"]
+
+    func testAgreesWithYamsOnGeneratedFrontMatter() {
+        var rng = SplitMix64(seed: 20261123)
+        var fast = 0, left = 0
+        let parser = EntryParser(config: DiaryConfig())
+        for n in 0..<4000 {
+            var lines: [String] = []
+            if rng.next() % 8 != 0 { lines.append("date: 2026-11-\(10 + Int(rng.next() % 18))T0\(rng.next() % 10):15:00+01:00") }
+            for _ in 0..<Int(rng.next() % 5) {
+                let key = PlainFrontMatterTests.keys[Int(rng.next() % UInt64(PlainFrontMatterTests.keys.count))]
+                var value = PlainFrontMatterTests.values[Int(rng.next() % UInt64(PlainFrontMatterTests.values.count))]
+                if key == "mood", rng.next() % 2 == 0 { value = String(rng.next() % 12) }
+                if key == "tags", rng.next() % 2 == 0 { value = "[fieldwork, ward-3/night]" }
+                lines.append("\(key): \(value)")
+            }
+            if rng.next() % 10 == 0 { lines.shuffle(using: &rng) }
+            let ending = rng.next() % 5 == 0 ? "\r\n" : "\n"
+            let text = "---" + ending + lines.map { $0 + ending }.joined() + "---" + ending + "Body with #inline tag and words.\n"
+            let doc: EntryText
+            do { doc = try EntryText(text, path: "e.md") } catch { XCTFail("\(error)"); continue }
+            if PlainFrontMatter.compose(doc) != nil { fast += 1 } else { left += 1 }
+            EntryParser.plainFrontMatter = true
+            let a = parser.parse(doc, relativePath: "entries/2026/11/e\(n).md", displayPath: "e.md")
+            EntryParser.plainFrontMatter = false
+            let b = parser.parse(doc, relativePath: "entries/2026/11/e\(n).md", displayPath: "e.md")
+            EntryParser.plainFrontMatter = true
+            XCTAssertEqual(summary(a), summary(b), "front matter:\n\(lines.joined(separator: "\n"))")
+        }
+        // The test means something only if both readers were used many times.
+        XCTAssertGreaterThan(fast, 1000)
+        XCTAssertGreaterThan(left, 1000)
+    }
+
+    func testReadsTheValuesAsYamsDoes() throws {
+        let doc = try EntryText("---\ndate: 2026-11-21T10:30:00+01:00\ntitle: \"yes\"\nflag: yes\nn: 012\nt: 12:30\nnone: null\ntags: [a, B]\n---\n", path: "e.md")
+        let root = try XCTUnwrap(PlainFrontMatter.compose(doc))
+        guard case let .mapping(m) = root else { return XCTFail("not a mapping") }
+        let values = m.map { YAML.value($0.value) }
+        XCTAssertEqual(values, [.string("2026-11-21T10:30:00+01:00"), .string("yes"), .bool(true), .int(10), .int(750), .null,
+                                .array([.string("a"), .string("B")])])
+    }
+
+    func testLeavesOtherYAMLToYams() throws {
+        for yaml in ["a: b # note", "a:\n  - x", "a: \"x\\ty\"", "a: 'x'", "a: x ", "\"a\": x", "a: {b: 1}", "# comment", "a: [x,y]", "a:  x"] {
+            let doc = try EntryText("---\n\(yaml)\n---\n", path: "e.md")
+            XCTAssertNil(PlainFrontMatter.compose(doc), yaml)
+        }
+    }
+
+    /// What a parse gave, as text: the entry's JSON and its other numbers, or each problem with its place.
+    private func summary(_ o: EntryParser.Outcome) -> String {
+        if let e = o.entry {
+            return e.json().serialized() + " words=\(e.words) line=\(e.bodyStartLine) inline=\(e.inlineTags)"
+        }
+        return o.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }.joined(separator: "\n")
+    }
+}
