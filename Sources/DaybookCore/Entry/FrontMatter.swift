@@ -45,7 +45,14 @@ public struct EntryText: Equatable, Sendable {
     public var lineEnding: String { lines.first?.hasSuffix("\r\n") == true ? "\r\n" : "\n" }
 
     static func isFence(_ line: String) -> Bool {
-        line.hasPrefix("---") && line.trimmingCharacters(in: .whitespacesAndNewlines) == "---"
+        guard line.hasPrefix("---") else { return false }
+        // `---` and ASCII blanks is the common answer, told from the bytes; other whitespace asks Foundation.
+        var plain = true
+        for c in line.utf8.dropFirst(3) where c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+            if c >= 0x80 { plain = false; break }
+            return false
+        }
+        return plain || line.trimmingCharacters(in: .whitespacesAndNewlines) == "---"
     }
 
     /// Splits after every `\n`, keeping the endings.

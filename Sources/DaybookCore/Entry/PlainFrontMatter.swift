@@ -6,40 +6,132 @@ import Yams
 enum PlainFrontMatter {
     /// The front matter's mapping when every line is `key: value` with a value this reader knows
     /// (a plain scalar on one line, a double-quoted text without escapes, or a flow list of plain
-    /// words); nil for anything else. Nodes carry no marks: a caller that finds a problem in them
-    /// reads the front matter again with Yams, whose nodes place it.
+    /// words), or `key:` over a block list indented two spaces whose items are such values or
+    /// mappings of such `key: value` lines (as `codes:` is written); nil for anything else. Nodes
+    /// carry no marks: a caller that finds a problem in them reads the front matter again with
+    /// Yams, whose nodes place it.
     static func compose(_ doc: EntryText) -> Node? {
         guard doc.closing > 1 else { return nil }
         var pairs: [(Node, Node)] = []
         pairs.reserveCapacity(doc.closing - 1)
-        for i in 1..<doc.closing {
+        var i = 1
+        while i < doc.closing {
             var line = doc.lines[i]
-            guard let pair = line.withUTF8(pair) else { return nil }
-            pairs.append(pair)
+            guard let read = line.withUTF8({ b in Line(b, indent: 0) }) else { return nil }
+            switch read {
+            case let .pair(key, value):
+                pairs.append((key, value))
+                i += 1
+            case let .blockKey(key):
+                guard let (list, next) = blockList(doc, from: i + 1) else { return nil }
+                pairs.append((key, list))
+                i = next
+            case .item, .end: return nil
+            }
         }
         return .mapping(Node.Mapping(pairs, Yams.Tag(.implicit), .block))
     }
 
-    /// One line as a key node and a value node.
-    private static func pair(_ b: UnsafeBufferPointer<UInt8>) -> (Node, Node)? {
-        var end = b.count
-        if end > 0, b[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-        if end > 0, b[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        // The key: a letter, then letters, digits, `_` and `-`; then `: ` and a value.
-        guard end > 0, isLetter(b[0]) else { return nil }
-        var k = 1
-        while k < end, isLetter(b[k]) || isDigit(b[k]) || b[k] == UInt8(ascii: "_") || b[k] == UInt8(ascii: "-") { k += 1 }
-        // libyaml takes a key of up to 1,024 characters without a `?`.
-        guard k < 1024, k + 2 < end, b[k] == UInt8(ascii: ":"), b[k + 1] == UInt8(ascii: " "), b[k + 2] != UInt8(ascii: " ") else { return nil }
-        let key = Node.scalar(Node.Scalar(text(b, 0..<k), Yams.Tag(.implicit), .plain))
-        let v = k + 2
-        let value: Node?
-        switch b[v] {
-        case UInt8(ascii: "\""): value = quoted(b, v..<end)
-        case UInt8(ascii: "["): value = flowList(b, v..<end)
-        default: value = plain(b, v..<end)
+    /// What one line holds.
+    private enum Line {
+        /// `key: value`
+        case pair(Node, Node)
+        /// `key:` and nothing after it
+        case blockKey(Node)
+        /// `- value` or `- key: value` (a mapping's first pair)
+        case item(Node?, Node)
+        /// A line that starts at a lesser indentation: the block ends before it.
+        case end
+
+        /// Reads a line whose content starts after `indent` spaces; nil for anything this reader leaves to Yams.
+        init?(_ b: UnsafeBufferPointer<UInt8>, indent: Int) {
+            var end = b.count
+            if end > 0, b[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            if end > 0, b[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            var k = 0
+            while k < indent, k < end, b[k] == UInt8(ascii: " ") { k += 1 }
+            if k < indent {
+                guard k < end, PlainFrontMatter.isLetter(b[k]) else { return nil }
+                self = .end
+                return
+            }
+            if indent > 0, k + 1 < end, b[k] == UInt8(ascii: "-"), b[k + 1] == UInt8(ascii: " ") {
+                if let (key, value) = PlainFrontMatter.pair(b, k + 2, end) { self = .item(key, value); return }
+                guard let value = PlainFrontMatter.value(b, (k + 2)..<end) else { return nil }
+                self = .item(nil, value)
+                return
+            }
+            if let (key, value) = PlainFrontMatter.pair(b, k, end) { self = .pair(key, value); return }
+            // `key:` alone opens a block (at the top level only).
+            guard indent == 0, end >= 2, b[end - 1] == UInt8(ascii: ":"), let key = PlainFrontMatter.key(b, 0, end - 1) else { return nil }
+            self = .blockKey(key)
         }
-        return value.map { (key, $0) }
+    }
+
+    /// The block list that starts at line `first`: items `  - …`, a mapping item's further pairs
+    /// `    key: value`. The list and the line after it; nil for anything else, an empty list, or a
+    /// key repeated within an item (Yams' error to report).
+    private static func blockList(_ doc: EntryText, from first: Int) -> (Node, Int)? {
+        var items: [Node] = []
+        var open: [(Node, Node)]?
+        var keys = Set<String>()
+        func close() {
+            if let open { items.append(.mapping(Node.Mapping(open, Yams.Tag(.implicit), .block))) }
+            open = nil
+        }
+        var i = first
+        while i < doc.closing {
+            var line = doc.lines[i]
+            let item = line.withUTF8 { Line($0, indent: 2) }
+            if case .end? = item { break }
+            if case let .item(key, value)? = item {
+                close()
+                if let key {
+                    open = [(key, value)]
+                    keys = [key.scalar!.string]
+                } else {
+                    items.append(value)
+                }
+                i += 1
+                continue
+            }
+            // Not an item: a further pair of the open mapping item, four spaces in.
+            guard open != nil, case let .pair(key, value)? = line.withUTF8({ Line($0, indent: 4) }),
+                  keys.insert(key.scalar!.string).inserted else { return nil }
+            open!.append((key, value))
+            i += 1
+        }
+        close()
+        guard !items.isEmpty else { return nil }
+        return (.sequence(Node.Sequence(items, Yams.Tag(.implicit), .block)), i)
+    }
+
+    /// `key: value` from byte `start` to `end`.
+    private static func pair(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Node, Node)? {
+        var k = start
+        while k < end, b[k] != UInt8(ascii: ":") { k += 1 }
+        guard k + 2 < end, b[k + 1] == UInt8(ascii: " "), b[k + 2] != UInt8(ascii: " "),
+              let key = key(b, start, k), let value = value(b, (k + 2)..<end) else { return nil }
+        return (key, value)
+    }
+
+    /// A key: a letter, then letters, digits, `_` and `-` (libyaml takes up to 1,024 characters
+    /// as a key without a `?`).
+    private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Node? {
+        guard end > start, end - start < 1024, isLetter(b[start]) else { return nil }
+        for i in start..<end where !(isLetter(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "_") || b[i] == UInt8(ascii: "-")) {
+            return nil
+        }
+        return .scalar(Node.Scalar(text(b, start..<end), Yams.Tag(.implicit), .plain))
+    }
+
+    private static func value(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+        guard !r.isEmpty else { return nil }
+        switch b[r.lowerBound] {
+        case UInt8(ascii: "\""): return quoted(b, r)
+        case UInt8(ascii: "["): return flowList(b, r)
+        default: return plain(b, r)
+        }
     }
 
     /// `"text"` without backslashes: its text, tagged as a string the way libyaml tags a quoted scalar.

@@ -13,28 +13,41 @@ public struct EntryReference {
         }
         switch ref.lowercased() {
         case "last":
-            var diags: [Diagnostic] = []
-            guard let last = diary.loadEntries(diagnostics: &diags, bodies: false).last else { throw DaybookError.input("the diary has no entries yet") }
-            return last.path
+            // The walk's dates tell which is last: no entry's metadata is decoded.
+            let snapshot = diary.scanEntries()
+            guard snapshot.count > 0 else { throw DaybookError.input("the diary has no entries yet") }
+            return snapshot.path(snapshot.count - 1)
         case "today", "yesterday":
             let range = try DateExpression.range(ref, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
             return try onDay(range, name: ref)
         default: break
         }
         if let rel = whereFiled(ref) { return rel }
-        let files = diary.entryFiles()
-        let ids = files.map(Entry.id(ofPath:))
-        if ref.count == 10, LocalDay.parse(Substring(ref)) != nil, !ids.contains(ref) {
+        let matches = files(idPrefix: ref)
+        let exact = matches.first { Entry.id(ofPath: $0) == ref }
+        if ref.count == 10, LocalDay.parse(Substring(ref)) != nil, exact == nil {
             let range = try DateExpression.range(ref, clock: diary.clock)
             return try onDay(range, name: ref)
         }
-        if let i = ids.firstIndex(of: ref) { return files[i] }
-        let matches = files.indices.filter { ids[$0].hasPrefix(ref) }
-        if matches.count == 1 { return files[matches[0]] }
+        if let exact { return exact }
+        if matches.count == 1 { return matches[0] }
         if matches.isEmpty {
             throw DaybookError.input("no entry `\(ref)` (give a path, an id or its unique prefix, last, today, yesterday or YYYY-MM-DD)")
         }
-        throw ambiguous(ref, matches.map { files[$0] })
+        throw ambiguous(ref, matches)
+    }
+
+    /// The entry files whose id starts with `prefix`, sorted by path, from the names in the month
+    /// folders: only a name that matches is looked at further (no sort or stat of every file).
+    func files(idPrefix prefix: String) -> [String] {
+        var out: [String] = []
+        diary.forEachEntryFolder { dir, folder, names in
+            for name in names where name.hasSuffix(".md") && name.hasPrefix(prefix) {
+                let rel = dir + "/" + name
+                if Diary.isEntryPath(rel), folder.stamp(name) != nil { out.append(rel) }
+            }
+        }
+        return out.sorted()
     }
 
     /// A whole id names the file where `new` files it (entries/YYYY/MM/ID.md), found without a walk
@@ -49,11 +62,11 @@ public struct EntryReference {
     }
 
     func onDay(_ range: WallRange, name: String) throws -> String {
-        var diags: [Diagnostic] = []
-        let hits = diary.loadEntries(diagnostics: &diags, bodies: false).filter { range.contains($0.date) }
-        if hits.count == 1 { return hits[0].path }
+        let snapshot = diary.scanEntries()
+        let hits = (0..<snapshot.count).filter { range.contains(snapshot.date($0)) }.map(snapshot.path)
+        if hits.count == 1 { return hits[0] }
         if hits.isEmpty { throw DaybookError.input("no entry on \(name)") }
-        throw ambiguous(name, hits.map(\.path))
+        throw ambiguous(name, hits)
     }
 
     func ambiguous(_ ref: String, _ paths: [String]) -> DaybookError {

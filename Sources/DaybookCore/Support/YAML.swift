@@ -97,11 +97,31 @@ public enum YAML {
     static func scalarValue(_ s: Node.Scalar) -> JSONValue {
         let quoted = s.style == .singleQuoted || s.style == .doubleQuoted || s.style == .literal || s.style == .folded
         if quoted { return .string(s.string) }
+        if let n = decimal(s.string) { return .int(n) }
         let node = Node.scalar(s)
         if node.null != nil { return .null }
         if let b = node.bool { return .bool(b) }
         if let i = node.int { return .int(i) }
         if let d = node.float { return .double(d) }
         return .string(s.string)
+    }
+
+    /// A plain decimal integer without a leading zero (`0`, `7`, `-12`), which Yams' resolution
+    /// (not null, not a boolean, then an integer) reads as that number: told from the bytes,
+    /// without Yams' general number parsing (bases, `_`, sexagesimal), which is slow.
+    static func decimal(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { b -> Int? in
+            var i = 0
+            if b.first == UInt8(ascii: "-") { i = 1 }
+            let digits = b.count - i
+            guard digits >= 1, digits <= 18, b[i] != UInt8(ascii: "0") || digits == 1 && i == 0 else { return nil }
+            var n = 0
+            for k in i..<b.count {
+                guard b[k] >= UInt8(ascii: "0"), b[k] <= UInt8(ascii: "9") else { return nil }
+                n = n * 10 + Int(b[k] - UInt8(ascii: "0"))
+            }
+            return i == 1 ? -n : n
+        }
     }
 }

@@ -2,6 +2,7 @@
 // entry and problem for problem: a generated property test over values chosen to be awkward.
 import XCTest
 @testable import DaybookCore
+import Yams
 
 final class PlainFrontMatterTests: XCTestCase {
     /// Values that look alike but read differently in YAML 1.1 (booleans, nulls, numbers in bases,
@@ -32,6 +33,7 @@ final class PlainFrontMatterTests: XCTestCase {
                 if key == "tags", rng.next() % 2 == 0 { value = "[fieldwork, ward-3/night]" }
                 lines.append("\(key): \(value)")
             }
+            if rng.next() % 3 == 0 { lines += PlainFrontMatterTests.block(&rng) }
             if rng.next() % 10 == 0 { lines.shuffle(using: &rng) }
             let ending = rng.next() % 5 == 0 ? "\r\n" : "\n"
             let text = "---" + ending + lines.map { $0 + ending }.joined() + "---" + ending + "Body with #inline tag and words.\n"
@@ -50,6 +52,34 @@ final class PlainFrontMatterTests: XCTestCase {
         XCTAssertGreaterThan(left, 1000)
     }
 
+    /// A block list as `codes:` (or any key) is written: plain or quoted items, mappings of a
+    /// coding's keys indented under `- `, and the mistakes (a key twice, a deeper line, a blank).
+    static func block(_ rng: inout SplitMix64) -> [String] {
+        var lines = [["codes:", "tags:", "people:", "codes: "][Int(rng.next() % 4)]]
+        for _ in 0..<Int(rng.next() % 4) {
+            let quote = values[Int(rng.next() % UInt64(values.count))]
+            switch rng.next() % 6 {
+            case 0: lines.append("  - " + ["trust", "care", "\"quoted\"", "yes", "time-pressure", "a: b", "12"][Int(rng.next() % 7)])
+            case 1: lines += ["  - code: trust", "    quote: \(quote)", "    coder: mp"]
+            case 2: lines += ["  - code: relief", "    occurrence: \(rng.next() % 3)", "    memo: \"why\""]
+            case 3: lines += ["  - code: care", "    code: trust"]
+            case 4: lines += ["  - code: care", [" ", "      deeper: x", "- top", "  -", "    quote:"][Int(rng.next() % 5)]]
+            default: lines += ["  - quote: \(quote)", "    code: bias/observer"]
+            }
+        }
+        return lines
+    }
+
+    func testReadsNumbersAsYamsDoes() {
+        for text in ["0", "7", "-12", "012", "-0", "00", "1_000", "123456789012345678", "1234567890123456789", "+5", "1.5", "0x1F", "12:30", "-", ""] {
+            let s = Node.Scalar(text, Yams.Tag(.implicit), .plain)
+            let node = Node.scalar(s)
+            let yams: JSONValue = node.null != nil ? .null : node.bool.map(JSONValue.bool) ?? node.int.map(JSONValue.int)
+                ?? node.float.map(JSONValue.double) ?? .string(text)
+            XCTAssertEqual(YAML.scalarValue(s), yams, text)
+        }
+    }
+
     func testReadsTheValuesAsYamsDoes() throws {
         let doc = try EntryText("---\ndate: 2026-11-21T10:30:00+01:00\ntitle: \"yes\"\nflag: yes\nn: 012\nt: 12:30\nnone: null\ntags: [a, B]\n---\n", path: "e.md")
         let root = try XCTUnwrap(PlainFrontMatter.compose(doc))
@@ -60,7 +90,7 @@ final class PlainFrontMatterTests: XCTestCase {
     }
 
     func testLeavesOtherYAMLToYams() throws {
-        for yaml in ["a: b # note", "a:\n  - x", "a: \"x\\ty\"", "a: 'x'", "a: x ", "\"a\": x", "a: {b: 1}", "# comment", "a: [x,y]", "a:  x"] {
+        for yaml in ["a: b # note", "a:\n- x", "a:\n  - x\n   y", "a:\n\n  - x", "a: \"x\\ty\"", "a: 'x'", "a: x ", "\"a\": x", "a: {b: 1}", "# comment", "a: [x,y]", "a:  x"] {
             let doc = try EntryText("---\n\(yaml)\n---\n", path: "e.md")
             XCTAssertNil(PlainFrontMatter.compose(doc), yaml)
         }
