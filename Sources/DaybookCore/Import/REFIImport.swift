@@ -141,9 +141,13 @@ public struct REFIImport {
             }
             let found = codings(of: source, text: text, label: label, project: project)
             if let k {
-                let path = snapshot.path(k)
-                guard !found.isEmpty else { continue }
-                try placeOnEntry(found, path: path, sourceText: text, label: label, diary: diary, defaultCoder: defaultCoder)
+                // Codings the entry has are counted from the diary's cache; the entry is read
+                // only for new ones (a diary's own export reads no entry at all).
+                let known = snapshot.entry(k, parts: .codings).codings
+                let fresh = found.filter { !REFIImport.has(known, $0.coding, defaultCoder: defaultCoder) }
+                existing += found.count - fresh.count
+                guard !fresh.isEmpty else { continue }
+                try placeOnEntry(fresh, path: snapshot.path(k), sourceText: text, label: label, diary: diary, defaultCoder: defaultCoder)
             } else if codingsOnly {
                 if all > 0 { unplaced.append("\(label): no entry of the diary has this text or GUID (--codings-only); its \(all) coding\(all == 1 ? "" : "s") left out") }
             } else {
@@ -245,12 +249,7 @@ public struct REFIImport {
                 }
             }
             c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: entry.body) }
-            // Already there (a whole-entry code also as a highlighter stroke): counted, not written.
-            if entry.codings.contains(where: { e in
-                e.code == c.code && e.quote == c.quote && (e.occurrence ?? 1) == (c.occurrence ?? 1)
-                    && ((e.coder ?? defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
-                    && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
-            }) {
+            if REFIImport.has(entry.codings, c, defaultCoder: defaultCoder) {
                 existing += 1
                 continue
             }
@@ -320,6 +319,20 @@ public struct REFIImport {
     }
 
     // MARK: Helpers
+
+    /// Whether `codings` hold `c` already: same code, quote (whatever its line endings),
+    /// occurrence and coder, and its memo when it brings one; a whole-entry code also as a
+    /// highlighter stroke.
+    static func has(_ codings: [Coding], _ c: Coding, defaultCoder: String?) -> Bool {
+        let quote = c.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
+        let who = c.coder ?? defaultCoder
+        return codings.contains { e in
+            e.code == c.code && e.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } == quote
+                && (e.occurrence ?? 1) == (c.occurrence ?? 1)
+                && ((e.coder ?? defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
+                && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
+        }
+    }
 
     /// The source's plain text: inline, or its `internal://` file (UTF-8, a byte-order mark dropped).
     static func text(of source: REFIProject.TextSource, archive: REFIArchive) throws -> String? {
