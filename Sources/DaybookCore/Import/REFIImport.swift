@@ -147,7 +147,14 @@ public struct REFIImport {
                 let fresh = found.filter { !REFIImport.has(known, $0.coding, defaultCoder: defaultCoder) }
                 existing += found.count - fresh.count
                 guard !fresh.isEmpty else { continue }
-                try placeOnEntry(fresh, path: snapshot.path(k), sourceText: text, label: label, diary: diary, defaultCoder: defaultCoder)
+                // The entry from the cache and its body alone: no front matter parsed, no words counted.
+                var entry = snapshot.entry(k, parts: [.title, .codings])
+                guard let body = diary.readBody(entry.path) else {
+                    unplaced.append("\(label): the entry \(diary.displayPath(entry.path)) cannot be read; its \(fresh.count) coding(s) left out")
+                    continue
+                }
+                entry.body = body
+                try placeOnEntry(fresh, entry: entry, sourceText: text, diary: diary, defaultCoder: defaultCoder)
             } else if codingsOnly {
                 if all > 0 { unplaced.append("\(label): no entry of the diary has this text or GUID (--codings-only); its \(all) coding\(all == 1 ? "" : "s") left out") }
             } else {
@@ -229,11 +236,8 @@ public struct REFIImport {
     }
 
     /// Places codings found in a source on the entry it is, through `CodeApplication`.
-    mutating func placeOnEntry(_ found: [Found], path: String, sourceText: String, label: String, diary: Diary, defaultCoder: String?) throws {
-        guard var entry = diary.readEntry(path).entry else {
-            unplaced.append("\(label): the entry \(diary.displayPath(path)) cannot be read; its \(found.count) coding(s) left out")
-            return
-        }
+    mutating func placeOnEntry(_ found: [Found], entry: Entry, sourceText: String, diary: Diary, defaultCoder: String?) throws {
+        var entry = entry
         let same = REFIImport.textKey(entry.body) == REFIImport.textKey(sourceText)
         var inSource = QuoteSearch(sourceText), inBody = QuoteSearch(entry.body)
         var applications: [CodeApplication] = []
@@ -271,7 +275,7 @@ public struct REFIImport {
                 unplaced.append("\(f.label): code `\(c.code)`: \(e.message)")
             }
         }
-        if !applications.isEmpty { edits.append((path, entry.title, applications)) }
+        if !applications.isEmpty { edits.append((entry.path, entry.title, applications)) }
     }
 
     // MARK: Writing
