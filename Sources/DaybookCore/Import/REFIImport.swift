@@ -312,14 +312,14 @@ public struct REFIImport {
     public var summary: String {
         func n(_ k: Int, _ one: String, _ many: String) -> String { "\(k) \(k == 1 ? one : many)" }
         var parts: [String] = []
-        if codingsAdded > 0 || edits.isEmpty && newEntries.isEmpty {
-            parts.append(n(codingsAdded, "coding", "codings") + (edits.isEmpty ? "" : " on " + n(edits.count + newEntries.count, "entry", "entries")))
+        if codingsAdded > 0 {
+            parts.append(n(codingsAdded, "coding", "codings") + " on " + n(edits.count + newEntries.count, "entry", "entries"))
         }
         if memosChanged > 0 { parts.append(n(memosChanged, "memo", "memos") + " changed") }
         if !newEntries.isEmpty { parts.append(n(newEntries.count, "new entry", "new entries")) }
         if codesAdded > 0 { parts.append(n(codesAdded, "code", "codes") + " added") }
         if codesChanged > 0 { parts.append(n(codesChanged, "code", "codes") + " changed") }
-        return parts.joined(separator: ", ")
+        return parts.isEmpty ? "nothing new" : parts.joined(separator: ", ")
     }
 
     // MARK: Helpers
