@@ -324,3 +324,41 @@ def test_real_readers_find_every_code_segment_and_coder(diary, tmp_path):
                            text[int(sel.start_position):int(sel.end_position)].replace("\r\n", "\n")))
     assert found == {(s, c, u, t) for s, c, u, t, _ in expected}
     shutil.rmtree(tmp_path / "x")
+
+
+def test_a_project_from_another_tool_makes_entries_with_lf_bodies_and_exact_quotes(diary, tmp_path):
+    """A project no daybook wrote: a CRLF source file with a BOM, a selection across a line break,
+    the user only on the selection, a selection of the whole text, a coding of an unknown code."""
+    text = "Day one.\r\nI walk\r\naway from the screen.\r\nThen back.\r\n"
+    guid = "a1b2c3d4-0000-4000-8000-00000000000a"
+    start = text.index("walk")
+    end = text.index(" from")
+    qde = f"""<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="urn:QDA-XML:project:1.0" name="Other tool">
+  <Users><User guid="B0000000-0000-4000-8000-000000000001" name="Ravi"/></Users>
+  <CodeBook><Codes><Code guid="C0000000-0000-4000-8000-000000000001" name="Avoidance" isCodable="true"/></Codes></CodeBook>
+  <Sources>
+    <TextSource guid="{guid}" name="Diary day 1" plainTextPath="internal://{guid}.txt" creationDateTime="2026-09-01T20:15:00+02:00">
+      <PlainTextSelection guid="D0000000-0000-4000-8000-000000000001" startPosition="{start}" endPosition="{end}" creatingUser="B0000000-0000-4000-8000-000000000001">
+        <Description>leaves the desk</Description>
+        <Coding guid="E0000000-0000-4000-8000-000000000001"><CodeRef targetGUID="C0000000-0000-4000-8000-000000000001"/></Coding>
+      </PlainTextSelection>
+      <PlainTextSelection guid="D0000000-0000-4000-8000-000000000002" startPosition="0" endPosition="{len(text)}" creatingUser="B0000000-0000-4000-8000-000000000001">
+        <Coding guid="E0000000-0000-4000-8000-000000000002"><CodeRef targetGUID="C0000000-0000-4000-8000-000000000001"/></Coding>
+        <Coding guid="E0000000-0000-4000-8000-000000000003"><CodeRef targetGUID="C0000000-0000-4000-8000-00000000dead"/></Coding>
+      </PlainTextSelection>
+    </TextSource>
+  </Sources>
+</Project>
+"""
+    with zipfile.ZipFile(tmp_path / "other.qdpx", "w") as z:
+        z.writestr("project.qde", qde)
+        z.writestr(f"Sources/{guid}.txt", b"\xef\xbb\xbf" + text.encode())
+    r = diary.ok("import", "qdpx", tmp_path / "other.qdpx")
+    assert re.search(r"not placed: source \"Diary day 1\" .*selection 0–\d+ .*names the code c0000000-0000-4000-8000-00000000dead", r.out), r.out
+    [entry] = diary.entries()
+    assert entry.name == "2026-09-01-2015-diary-day-1.md"
+    assert b"\r" not in entry.read_bytes() and "date: 2026-09-01T20:15:00+02:00" in entry.read_text()
+    rows = diary.ok("code", "ls", "--json").json()
+    got = sorted(((c["code"], c.get("quote") or "", c["coder"], c.get("memo") or "") for c in rows))
+    assert got == [("avoidance", "", "Ravi", ""), ("avoidance", "walk\naway", "Ravi", "leaves the desk")], rows

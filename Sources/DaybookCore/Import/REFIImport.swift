@@ -163,10 +163,12 @@ public struct REFIImport {
                     notes.append("\(label): no creationDateTime; the new entry is dated now")
                 }
                 var draft = EntryDraft(date: date, title: source.name.flatMap { $0.isEmpty ? nil : $0 })
-                draft.body = text
+                // Written with LF, as `new` and every import write a body; quotes follow.
+                draft.body = text.replacingOccurrences(of: "\r\n", with: "\n")
                 var list: [Coding] = []
                 for f in found {
                     var c = f.coding
+                    c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: draft.body) }
                     if c.coder == nil { c.coder = defaultCoder }
                     if c.coded == nil { c.coded = diary.clock.nowLocal }
                     if !list.contains(where: { $0.untimed == c.untimed }) { list.append(c) } else { existing += 1 }
