@@ -240,7 +240,7 @@ public struct REFIImport {
     /// Places codings found in a source on the entry it is, through `CodeApplication`.
     mutating func placeOnEntry(_ found: [Found], entry: Entry, sourceText: String, diary: Diary, defaultCoder: String?) throws {
         var entry = entry
-        let same = REFIImport.textKey(entry.body) == REFIImport.textKey(sourceText)
+        let same = entry.body == sourceText || REFIImport.textKey(entry.body) == REFIImport.textKey(sourceText)
         var inSource = QuoteSearch(sourceText), inBody = QuoteSearch(entry.body)
         var applications: [CodeApplication] = []
         for f in found {
