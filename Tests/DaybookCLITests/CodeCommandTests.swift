@@ -17,6 +17,7 @@ final class CodeCommandTests: CLITestCase {
             occurrence: 2
             memo: "again: twice"
             coder: Test Writer
+            coded: 2026-11-21T12:00:00+01:00
         ---
         The nurse
         """))
@@ -110,7 +111,7 @@ final class CodeCommandTests: CLITestCase {
         try ok("code", "add", "last", "frustration", "--quote", "showed me the tablet")
         try ok("code", "add", "last", "trust")
         var text = try read(p)
-        let trust = "  - code: trust\n    coder: Test Writer\n"
+        let trust = "  - code: trust\n    coder: Test Writer\n    coded: 2026-11-21T12:00:00+01:00\n"
         text = text.replacingOccurrences(of: trust, with: trust + trust)
         text = text.replacingOccurrences(of: "The nurse showed me the tablet.", with: "The nurse showed me nothing.")
         try text.write(to: p, atomically: true, encoding: .utf8)
@@ -118,7 +119,7 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 1)
         // On the coding's `quote:` line, the one to fix.
         XCTAssertTrue(r.out.contains(":6: warning: orphaned coding `frustration`"), r.out)
-        XCTAssertTrue(r.out.contains(":10: warning: duplicate coding `trust`"), r.out)
+        XCTAssertTrue(r.out.contains(":12: warning: duplicate coding `trust`"), r.out)
         XCTAssertEqual(try run(["check"]).status, 1)
         try ok("code", "rm", "last", "trust")
         XCTAssertTrue(try read(p).contains("quote: \"showed me the tablet\""), "the orphan stays")

@@ -22,10 +22,11 @@ public struct CodeApplication {
 
     /// Checks a request: the code's name, the strict codebook, the quote (normalised to the body's
     /// line endings, found in the body, the occurrence within range) and whether the entry has the
-    /// coding already. `coder` nil takes the diary's default coder. Throws `.nothing` when the
+    /// coding already. `coder` nil takes the diary's default coder; `coded` nil takes the diary's
+    /// clock (an import gives the time the coding was made elsewhere). Throws `.nothing` when the
     /// coding exists as asked, `.input`/`.usage` with the entry's path for anything wrong.
     public init(code rawCode: String, quote rawQuote: String?, occurrence: Int?, memo: String?, coder: String?,
-                entry: Entry, diary: Diary, codebook: Codebook) throws {
+                coded: LocalDateTime? = nil, entry: Entry, diary: Diary, codebook: Codebook) throws {
         let path = SourceLocation(path: diary.displayPath(entry.path))
         let code = try CodeApplication.codeName(rawCode)
         if diary.config.strictCodebook, !codebook.contains(code) {
@@ -54,7 +55,7 @@ public struct CodeApplication {
         }
         let who = try coder ?? diary.defaultCoder()
         let occ = (occurrence ?? 1) > 1 ? occurrence : nil
-        var coding = Coding(code: code, quote: quote, occurrence: occ, memo: memo, coder: who)
+        var coding = Coding(code: code, quote: quote, occurrence: occ, memo: memo, coder: who, coded: coded ?? diary.clock.nowLocal)
         let same = entry.codings.first {
             $0.source == .frontMatter && $0.code == code && $0.quote == quote && ($0.occurrence ?? 1) == (occ ?? 1) && $0.coder == who
         }

@@ -49,10 +49,8 @@ public struct QuoteAnchor: Equatable, Hashable, Sendable {
 
     /// Which occurrence of `quote` starts at scalar offset `start` of `body`, if one does.
     public static func occurrence(of quote: String, startingAt start: Int, in body: String) -> Int? {
-        let text = NormalizedText(body)
-        let needle = NormalizedText(quote).scalars
-        guard !needle.isEmpty else { return nil }
-        return text.matches(of: needle).firstIndex { text.original[$0] == start }.map { $0 + 1 }
+        var search = QuoteSearch(body)
+        return search.occurrence(of: quote, startingAt: start)
     }
 }
 
@@ -89,6 +87,12 @@ struct QuoteSearch {
     }
 
     mutating func count(of quote: String) -> Int { matches(of: quote).starts.count }
+
+    /// Which occurrence (1-based) of `quote` starts at scalar offset `start` of the body, if one does.
+    mutating func occurrence(of quote: String, startingAt start: Int) -> Int? {
+        let m = matches(of: quote)
+        return m.starts.firstIndex { text.original[$0] == start }.map { $0 + 1 }
+    }
 }
 
 struct NormalizedText {

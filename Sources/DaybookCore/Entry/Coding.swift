@@ -13,15 +13,19 @@ public struct Coding: Equatable, Hashable, Sendable {
     public var occurrence: Int?
     public var memo: String?
     public var coder: String?
+    /// When the coding was made (`coded:`, written by `code add` and imports); nil in codings
+    /// written before daybook kept it, whose time comes from history (`CodingTimes`).
+    public var coded: LocalDateTime?
     public var source: Source
 
     public init(code: String, quote: String? = nil, occurrence: Int? = nil, memo: String? = nil,
-                coder: String? = nil, source: Source = .frontMatter) {
+                coder: String? = nil, coded: LocalDateTime? = nil, source: Source = .frontMatter) {
         self.code = code
         self.quote = quote
         self.occurrence = occurrence
         self.memo = memo
         self.coder = coder
+        self.coded = coded
         self.source = source
     }
 
@@ -32,6 +36,13 @@ public struct Coding: Equatable, Hashable, Sendable {
         return "(the whole entry)"
     }
 
+    /// The same coding whenever it was made: what tells two codings apart for duplicates and merges.
+    public var untimed: Coding {
+        var c = self
+        c.coded = nil
+        return c
+    }
+
     /// The coding as a JSON object (absent fields omitted).
     public var json: JSONValue {
         var o: [(String, JSONValue)] = [("code", .string(code))]
@@ -39,6 +50,7 @@ public struct Coding: Equatable, Hashable, Sendable {
         if let occurrence { o.append(("occurrence", .int(occurrence))) }
         if let memo { o.append(("memo", .string(memo))) }
         if let coder { o.append(("coder", .string(coder))) }
+        if let coded { o.append(("coded", .string(coded.description))) }
         if case let .ink(i) = source { o.append(("stroke", .int(i))) }
         return .object(o)
     }

@@ -60,7 +60,7 @@ public struct CodingLines {
         var edits: [(Range<Int>, [String])] = []
         for chunk in chunks {
             let new = change(chunk.coding)
-            if let new, new == chunk.coding || !kept.contains(new) {
+            if let new, new == chunk.coding || !kept.contains(where: { $0.untimed == new.untimed }) {
                 kept.append(new)
                 if new != chunk.coding {
                     changed += 1
@@ -85,13 +85,15 @@ public struct CodingLines {
 
     /// A coding in block style: `- code` for a whole-entry coding with nothing else, else a mapping.
     public static func render(_ c: Coding, indent: String) -> [String] {
-        if c.quote == nil, c.occurrence == nil, c.memo == nil, c.coder == nil { return [indent + "- " + YAMLWriter.scalar(c.code)] }
+        if c.quote == nil, c.occurrence == nil, c.memo == nil, c.coder == nil, c.coded == nil { return [indent + "- " + YAMLWriter.scalar(c.code)] }
         var out = [indent + "- code: " + YAMLWriter.scalar(c.code)]
         let more = indent + "  "
         if let q = c.quote { out.append(more + "quote: " + YAMLWriter.doubleQuoted(q)) }
         if let n = c.occurrence { out.append(more + "occurrence: \(n)") }
         if let m = c.memo { out.append(more + "memo: " + YAMLWriter.scalar(m)) }
         if let who = c.coder { out.append(more + "coder: " + YAMLWriter.scalar(who)) }
+        // Written as `date:` is: ISO 8601 with the offset, unquoted.
+        if let t = c.coded { out.append(more + "coded: " + t.description) }
         return out
     }
 

@@ -248,7 +248,12 @@ public struct EntryParser {
                     case "occurrence":
                         guard let n = v.int, n >= 1 else { problem(v, "`occurrence` must be a whole number from 1"); ok = false; continue }
                         c.occurrence = n
-                    default: problem(k, "unknown key `\(key)` in a coding (known: code, quote, occurrence, memo, coder)"); ok = false
+                    case "coded":
+                        guard let t = v.scalar.flatMap({ LocalDateTime.parse($0.string, timeZone: config.timeZone) }) else {
+                            problem(v, "`coded` must be a date-time such as 2026-11-21T10:30:00+01:00"); ok = false; continue
+                        }
+                        c.coded = t
+                    default: problem(k, "unknown key `\(key)` in a coding (known: code, quote, occurrence, memo, coder, coded)"); ok = false
                     }
                 }
                 if c.code.isEmpty { problem(item, "a coding needs a `code`"); ok = false }

@@ -34,6 +34,32 @@ enum REFIXML {
 
     static func guid(_ kind: String, _ name: String) -> String { NameUUID.make("daybook:\(kind):\(name)") }
     static func codeGUID(_ code: String) -> String { guid("code", code) }
+    static func coderGUID(_ coder: String) -> String { guid("coder", coder) }
+
+    /// A code's `name` in a REFI-QDA file. The hierarchy there is the nesting of `<Code>`
+    /// elements alone, and readers show it as a path joined with `/` (`emotions/frustration`); so
+    /// a `/` inside a daybook code's name is written as `∕` (U+2215 DIVISION SLASH), which looks
+    /// the same and is never a separator: `work/alpha` under `emotions` reads `emotions/work∕alpha`.
+    static func codeName(_ code: String) -> String { code.replacingOccurrences(of: "/", with: "\u{2215}") }
+
+    /// A daybook code name from a REFI-QDA `name`, as `import qdpx|qdc` takes it: `∕` back to `/`,
+    /// lowercase, and every run of characters a code name cannot hold (spaces, punctuation) one
+    /// `-`; a `/` typed in another program stays in the name (never a level of the hierarchy).
+    /// Nil when nothing usable is left.
+    public static func daybookCodeName(_ refiName: String) -> String? {
+        let name = refiName.replacingOccurrences(of: "\u{2215}", with: "/").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var out = ""
+        for u in name.unicodeScalars {
+            if Tag.isTagCharacter(u) {
+                if u == "/" && (out.isEmpty || out.hasSuffix("/") || out.hasSuffix("-")) { continue }
+                out.unicodeScalars.append(u)
+            } else if !out.isEmpty && !out.hasSuffix("-") && !out.hasSuffix("/") {
+                out += "-"
+            }
+        }
+        while out.hasSuffix("-") || out.hasSuffix("/") { out.removeLast() }
+        return Tag.isValid(out) ? out : nil
+    }
 
     /// `<Codes>` with the codebook's tree (descriptions, colours) and then, at the top level, the
     /// codes used in entries but missing from the codebook. Nil when there is no code at all
@@ -43,7 +69,7 @@ enum REFIXML {
         var s = indent + "<Codes>\n"
         func write(_ c: Codebook.Code, _ pad: String) {
             let color = HTMLText.color(c.color)?.uppercased()
-            let attrs = attributes([("guid", codeGUID(c.name)), ("name", c.name), ("isCodable", "true"), ("color", color)])
+            let attrs = attributes([("guid", codeGUID(c.name)), ("name", codeName(c.name)), ("isCodable", "true"), ("color", color)])
             if c.description == nil && c.children.isEmpty { s += pad + "<Code\(attrs)/>\n"; return }
             s += pad + "<Code\(attrs)>\n"
             if let d = c.description { s += pad + "  <Description>\(escape(d))</Description>\n" }

@@ -52,9 +52,7 @@ public enum Importer {
 
     /// Same moment and same text, whatever the line endings and trailing blank lines.
     static func key(_ date: LocalDateTime, _ body: String) -> String {
-        var b = body.replacingOccurrences(of: "\r\n", with: "\n")
-        while let last = b.unicodeScalars.last, CharacterSet.whitespacesAndNewlines.contains(last) { b.unicodeScalars.removeLast() }
-        return "\(date.wallSeconds - date.offset)\n" + b
+        "\(date.wallSeconds - date.offset)\n" + REFIImport.textKey(body)
     }
 
     /// Writes the planned entries and their attachments and commits once (`import: 120 entries from jrnl`).

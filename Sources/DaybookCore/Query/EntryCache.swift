@@ -92,7 +92,7 @@ final class EntryCache: @unchecked Sendable {
         var cacheable = true
     }
 
-    static let magic = "daybook-entry-cache 5\n"
+    static let magic = "daybook-entry-cache 6\n"
     let file: URL
     let fingerprint: String
     /// The cache file mapped read-only (the page cache's pages, not a copy), or the bytes this
@@ -329,6 +329,7 @@ final class EntryCache: @unchecked Sendable {
                 w.optional(c.occurrence) { $0.int($1) }
                 w.optional(c.memo) { $0.string($1) }
                 w.optional(c.coder) { $0.string($1) }
+                w.optional(c.coded) { w, t in w.int(t.day.ordinal); w.int(t.secondOfDay); w.int(t.offset) }
                 switch c.source {
                 case .frontMatter: w.int(-1)
                 case let .ink(stroke): w.int(stroke)
@@ -367,6 +368,7 @@ final class EntryCache: @unchecked Sendable {
                 c.occurrence = try r.optional { try $0.int() }
                 c.memo = try r.optional { try $0.string() }
                 c.coder = try r.optional { try $0.string() }
+                c.coded = try r.optional { LocalDateTime(day: LocalDay(ordinal: try $0.int()), secondOfDay: try $0.int(), offset: try $0.int()) }
                 let s = try r.int()
                 c.source = s < 0 ? .frontMatter : .ink(stroke: s)
                 return c

@@ -35,6 +35,18 @@ final class CodingLinesTests: XCTestCase {
         XCTAssertEqual(lines.located.map(\.line), [4, 5, 9])
     }
 
+    func testCodedIsWrittenAsADateTimeAndReadBack() throws {
+        var lines = CodingLines(try EntryText(entry, path: "e.md"))
+        let t = try XCTUnwrap(LocalDateTime.parse("2026-11-21T10:30:00+01:00", timeZone: .gmt))
+        lines.append(Coding(code: "relief", coder: "ann", coded: t))
+        XCTAssertTrue(lines.text.text.contains("  - code: relief\n    coder: ann\n    coded: 2026-11-21T10:30:00+01:00\n"), lines.text.text)
+        XCTAssertEqual(CodingLines(lines.text).codings.last?.coded, t)
+        // Renaming one coding onto another that differs only in its time leaves one.
+        lines.append(Coding(code: "calm", coder: "ann", coded: t))
+        lines.update { $0.code == "calm" ? Coding(code: "relief", coder: "ann") : $0 }
+        XCTAssertEqual(lines.codings.filter { $0.code == "relief" }.count, 1)
+    }
+
     func testAppendWithoutCodesKeyAndInCRLF() throws {
         let crlf = "---\r\ndate: 2026-11-21T10:00:00+01:00\r\n---\r\nBody\r\n"
         var lines = CodingLines(try EntryText(crlf, path: "e.md"))

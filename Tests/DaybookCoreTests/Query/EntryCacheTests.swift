@@ -44,13 +44,14 @@ final class EntryCacheTests: XCTestCase {
     }
 
     func testCachedEntriesEqualFreshParses() throws {
-        try write("2026-11-01-0900-a.md", "---\ntitle: A\ndate: 2026-11-01T09:00:00+01:00\ntags: [x, y/z]\nmood: 3\nplace: {name: Ward, n: 2.5}\ncodes:\n  - trust\n  - code: care\n    quote: \"words\"\n    occurrence: 2\n    memo: m\n    coder: ann\n---\nSome words and #inline words.\n")
+        try write("2026-11-01-0900-a.md", "---\ntitle: A\ndate: 2026-11-01T09:00:00+01:00\ntags: [x, y/z]\nmood: 3\nplace: {name: Ward, n: 2.5}\ncodes:\n  - trust\n  - code: care\n    quote: \"words\"\n    occurrence: 2\n    memo: m\n    coder: ann\n    coded: 2026-11-02T10:30:00-05:00\n---\nSome words and #inline words.\n")
         try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02\n---\n# Heading title\n")
         let (fresh, _) = load()
         XCTAssertTrue(FileManager.default.fileExists(atPath: diary.stateFolder.appendingPathComponent("cache/entries.bin").path))
         let (cached, _) = load()
         XCTAssertEqual(fresh.count, 2)
         XCTAssertEqual(fresh.map { String(describing: $0) }, cached.map { String(describing: $0) })
+        XCTAssertEqual(cached.first?.codings.last?.coded?.description, "2026-11-02T10:30:00-05:00", "coded: through the cache")
         let (withBodies, _) = load(bodies: true)
         XCTAssertEqual(withBodies.first?.body, "Some words and #inline words.\n")
     }

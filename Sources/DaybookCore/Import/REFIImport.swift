@@ -1,0 +1,358 @@
+// `import qdpx|qdc`: a REFI-QDA project or codebook back into the codebook and quote-anchored codings.
+import Foundation
+
+/// What an import of a REFI-QDA file would do, worked out before anything is written:
+/// - codes merge into the codebook through its own rules (`Codebook.define`): a new code is added
+///   under its category; a code the codebook has moves under the category the project gives it,
+///   and takes the project's description and colour when it has them; a note on a code is added to
+///   its description. Names become daybook code names (`REFIXML.daybookCodeName`);
+/// - users become coders: each coding names its `creatingUser` (else its selection's) as `coder`;
+/// - a text source is a diary entry when its GUID is the one `export qdpx` gives the entry, else
+///   when its text is the entry's body (line endings and trailing blanks aside); a selection
+///   becomes a coding that quotes the selected text with the occurrence it is in the source (a
+///   selection of the whole text, blanks aside, and a coding of the whole source, code the whole
+///   entry), checked and written as `code add` does (`CodeApplication`); its `creationDateTime`
+///   becomes `coded:`; notes on the coding or the selection, and the selection's description,
+///   become its `memo`;
+/// - a text source that is no entry becomes a new entry (title: its name; date: its
+///   `creationDateTime`, else now), with its codings, unless `codingsOnly`;
+/// - a coding the entry has already (same code, quote, occurrence and coder) is counted, not
+///   written again, so importing a diary's own export adds no coding (only the codes the entries
+///   use and the codebook lacks, which the export defines, are added to the codebook).
+/// Whatever cannot be placed is listed in `unplaced` with the source, the selection and why.
+public struct REFIImport {
+    public struct NewEntry {
+        public var draft: EntryDraft
+        public var codings: [Coding]
+        public var source: String
+    }
+
+    public var book: Codebook
+    public var bookChanged: Bool
+    /// `entry path → the codings to write, in order` (each checked against the entry as it will be).
+    public var edits: [(path: String, title: String, applications: [CodeApplication])] = []
+    public var newEntries: [NewEntry] = []
+    /// Lines of the report: what could not be placed and why.
+    public var unplaced: [String] = []
+    /// Lines of the report: what was done differently from the file (a renamed code, a date missing).
+    public var notes: [String] = []
+    /// Codings the diary has already.
+    public var existing = 0
+    /// Codes added to or changed in the codebook.
+    public var codesAdded = 0, codesChanged = 0
+    /// Coders named by the imported codings.
+    public var coders: Set<String> = []
+
+    public var codingsAdded: Int { edits.reduce(0) { $0 + $1.applications.filter { $0.outcome == .added }.count } + newEntries.reduce(0) { $0 + $1.codings.count } }
+    public var memosChanged: Int { edits.reduce(0) { $0 + $1.applications.filter { $0.outcome != .added }.count } }
+
+    /// Plans the import of a `.qdpx` project; nothing is written.
+    public static func plan(qdpx url: URL, displayPath: String, diary: Diary, codingsOnly: Bool) throws -> REFIImport {
+        let (project, archive) = try REFIProject.readProject(url, displayPath: displayPath)
+        var plan = try REFIImport(codes: project, diary: diary)
+        try plan.place(project, archive: archive, diary: diary, codingsOnly: codingsOnly)
+        return plan
+    }
+
+    /// Plans the import of a `.qdc` codebook; nothing is written.
+    public static func plan(qdc url: URL, displayPath: String, diary: Diary) throws -> REFIImport {
+        try REFIImport(codes: REFIProject.readCodebook(url, displayPath: displayPath), diary: diary)
+    }
+
+    // MARK: Codes
+
+    /// Code GUID → daybook code name.
+    var codeNames: [String: String] = [:]
+
+    init(codes project: REFIProject, diary: Diary) throws {
+        let before = try Codebook.load(diary)
+        book = before
+        bookChanged = false
+        func noteText(_ refs: [String]) -> [String] { refs.compactMap { project.notes[$0]?.text }.filter { !$0.isEmpty } }
+        func walk(_ code: REFIProject.Code, parent: String?) {
+            guard let name = REFIXML.daybookCodeName(code.name) else {
+                unplaced.append("code \"\(code.name)\" (\(project.xmlPath):\(code.line)): the name has nothing a code name can hold (letters, digits, _, - and /); it and its codings are left out")
+                for c in code.children { walk(c, parent: parent) }
+                return
+            }
+            if let taken = codeNames.first(where: { $0.value == name && $0.key != code.guid }) {
+                notes.append("code \"\(code.name)\" (\(project.xmlPath):\(code.line)) is `\(name)` as daybook writes it, like another code of the file (\(taken.key)); their codings share it")
+            } else if REFIXML.codeName(name) != code.name {
+                notes.append("code \"\(code.name)\" is imported as `\(name)`")
+            }
+            codeNames[code.guid] = name
+            let existing = book.code(name)
+            var description = code.description?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if description?.isEmpty == true { description = nil }
+            for memo in noteText(code.noteRefs) {
+                let base = description ?? existing?.description ?? ""
+                if !base.contains(memo) { description = base.isEmpty ? memo : base + "\n\n" + memo }
+            }
+            if description == existing?.description { description = nil }
+            var color = code.color.map { $0.lowercased() }
+            if let c = color, !Codebook.isColor(c) {
+                notes.append("code `\(name)`: the colour \"\(c)\" is not #RRGGBB; left as it was")
+                color = nil
+            }
+            if color != nil, color == existing?.color?.lowercased() { color = nil }
+            do {
+                if try book.define(name, parent: parent, description: description, color: color) {
+                    if existing == nil { codesAdded += 1 } else { codesChanged += 1 }
+                }
+            } catch let e as DaybookError {
+                notes.append("code `\(name)`: \(e.message); kept where it is")
+                _ = try? book.define(name, description: description, color: color)
+            } catch {}
+            for c in code.children { walk(c, parent: name) }
+        }
+        for c in project.codes { walk(c, parent: nil) }
+        bookChanged = book != before
+    }
+
+    // MARK: Codings
+
+    mutating func place(_ project: REFIProject, archive: REFIArchive, diary: Diary, codingsOnly: Bool) throws {
+        let snapshot = diary.scanEntries()
+        var byGUID: [String: Int] = [:]
+        for k in 0..<snapshot.count { byGUID[QDPXWriter.sourceGUID(entryID: Entry.id(ofPath: snapshot.path(k)))] = k }
+        var byText: [String: [Int]]?
+        let defaultCoder = try? diary.defaultCoder()
+        for other in project.otherSources {
+            unplaced.append("source \"\(other.name)\" (\(project.xmlPath):\(other.line)): a \(other.kind), not text; daybook imports text sources only")
+        }
+        for source in project.sources {
+            let label = "source \"\(source.name ?? source.guid)\" (\(project.xmlPath):\(source.line))"
+            let all = source.selections.reduce(source.codings.count) { $0 + $1.codings.count }
+            guard let text = try REFIImport.text(of: source, archive: archive) else {
+                if all > 0 { unplaced.append("\(label): its text is not in the project (\(source.plainTextPath ?? "no plainTextPath")); its \(all) coding\(all == 1 ? "" : "s") left out") }
+                continue
+            }
+            for n in source.noteRefs.compactMap({ project.notes[$0]?.name ?? $0 }) {
+                notes.append("\(label): the note \"\(n)\" on the whole source is not imported (daybook keeps memos on codings and codes)")
+            }
+            // The entry this source is: by daybook's GUID, else by its text.
+            var k = byGUID[source.guid]
+            if k == nil {
+                if byText == nil {
+                    byText = [:]
+                    for i in 0..<snapshot.count { if let b = diary.readBody(snapshot.path(i)) { byText![REFIImport.textKey(b), default: []].append(i) } }
+                }
+                k = byText?[REFIImport.textKey(text)]?.first
+            }
+            let found = codings(of: source, text: text, label: label, project: project)
+            if let k {
+                // Codings the entry has are counted from the diary's cache; the entry is read
+                // only for new ones (a diary's own export reads no entry at all).
+                let known = snapshot.entry(k, parts: .codings).codings
+                let fresh = found.filter { !REFIImport.has(known, $0.coding, defaultCoder: defaultCoder) }
+                existing += found.count - fresh.count
+                guard !fresh.isEmpty else { continue }
+                // The entry from the cache and its body alone: no front matter parsed, no words counted.
+                var entry = snapshot.entry(k, parts: [.title, .codings])
+                guard let body = diary.readBody(entry.path) else {
+                    unplaced.append("\(label): the entry \(diary.displayPath(entry.path)) cannot be read; its \(fresh.count) coding(s) left out")
+                    continue
+                }
+                entry.body = body
+                try placeOnEntry(fresh, entry: entry, sourceText: text, diary: diary, defaultCoder: defaultCoder)
+            } else if codingsOnly {
+                if all > 0 { unplaced.append("\(label): no entry of the diary has this text or GUID (--codings-only); its \(all) coding\(all == 1 ? "" : "s") left out") }
+            } else {
+                var date = diary.clock.nowLocal
+                if let t = source.creationDateTime, let d = LocalDateTime.parse(t, timeZone: diary.config.timeZone) { date = d } else {
+                    notes.append("\(label): no creationDateTime; the new entry is dated now")
+                }
+                var draft = EntryDraft(date: date, title: source.name.flatMap { $0.isEmpty ? nil : $0 })
+                // Written with LF, as `new` and every import write a body; quotes follow.
+                draft.body = text.replacingOccurrences(of: "\r\n", with: "\n")
+                var list: [Coding] = []
+                for f in found {
+                    var c = f.coding
+                    c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: draft.body) }
+                    if c.coder == nil { c.coder = defaultCoder }
+                    if c.coded == nil { c.coded = diary.clock.nowLocal }
+                    if !list.contains(where: { $0.untimed == c.untimed }) { list.append(c) } else { existing += 1 }
+                    if let who = c.coder { coders.insert(who) }
+                }
+                newEntries.append(NewEntry(draft: draft, codings: list, source: label))
+            }
+        }
+    }
+
+    /// A coding read from the file, with where it came from for the report.
+    struct Found {
+        var coding: Coding
+        var label: String
+    }
+
+    /// The codings of a source as daybook codings of its text (quote and occurrence in the source's text).
+    mutating func codings(of source: REFIProject.TextSource, text: String, label: String, project: REFIProject) -> [Found] {
+        var out: [Found] = []
+        let scalars = Array(text.unicodeScalars)
+        var search = QuoteSearch(text)
+        let firstText = scalars.firstIndex { !CharacterSet.whitespacesAndNewlines.contains($0) } ?? 0
+        let lastText = (scalars.lastIndex { !CharacterSet.whitespacesAndNewlines.contains($0) }).map { $0 + 1 } ?? 0
+        func make(_ c: REFIProject.Coding, selection: REFIProject.Selection?, quote: String?, occurrence: Int?, place: String) {
+            guard let code = codeNames[c.codeGUID] else {
+                unplaced.append("\(place): the coding \(c.guid) names the code \(c.codeGUID), which the codebook of the file does not have (or whose name could not be used)")
+                return
+            }
+            let userGUID = c.creatingUser ?? selection?.creatingUser
+            var coder: String?
+            if let g = userGUID {
+                if let name = project.users[g] { coder = name } else { notes.append("\(place): the user \(g) is not in <Users>; the coding is the default coder's") }
+            }
+            let stamp = c.creationDateTime ?? selection?.creationDateTime
+            let coded = stamp.flatMap { LocalDateTime.parse($0, timeZone: TimeZone(secondsFromGMT: 0)!) }
+            var memos = (c.noteRefs + (selection?.noteRefs ?? [])).compactMap { project.notes[$0]?.text }
+            if let d = selection?.description?.trimmingCharacters(in: .whitespacesAndNewlines), !d.isEmpty { memos.insert(d, at: 0) }
+            var seen = Set<String>()
+            memos = memos.filter { !$0.isEmpty && seen.insert($0).inserted }
+            let memo = memos.isEmpty ? nil : memos.joined(separator: "\n\n")
+            out.append(Found(coding: Coding(code: code, quote: quote, occurrence: occurrence == 1 ? nil : occurrence, memo: memo, coder: coder, coded: coded), label: place))
+        }
+        for s in source.selections {
+            let shown = s.name.map { " \"\(CodeApplication.short($0))\"" } ?? ""
+            let place = "\(label), selection \(s.start)–\(s.end)\(shown) (line \(s.line))"
+            guard s.start < s.end, s.end <= scalars.count else {
+                if !s.codings.isEmpty { unplaced.append("\(place): the positions are outside the source's text of \(scalars.count) characters (Unicode code points), or empty") }
+                continue
+            }
+            if s.start <= firstText && s.end >= lastText {
+                for c in s.codings { make(c, selection: s, quote: nil, occurrence: nil, place: place) }
+                continue
+            }
+            let quote = String(String.UnicodeScalarView(scalars[s.start..<s.end]))
+            guard !quote.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                if !s.codings.isEmpty { unplaced.append("\(place): it selects only blanks") }
+                continue
+            }
+            guard let occurrence = search.occurrence(of: quote, startingAt: s.start) else {
+                if !s.codings.isEmpty { unplaced.append("\(place): it overlaps an earlier occurrence of the same text, and daybook counts occurrences without overlap") }
+                continue
+            }
+            for c in s.codings { make(c, selection: s, quote: quote, occurrence: occurrence, place: place) }
+        }
+        for c in source.codings { make(c, selection: nil, quote: nil, occurrence: nil, place: "\(label), the whole source") }
+        return out
+    }
+
+    /// Places codings found in a source on the entry it is, through `CodeApplication`.
+    mutating func placeOnEntry(_ found: [Found], entry: Entry, sourceText: String, diary: Diary, defaultCoder: String?) throws {
+        var entry = entry
+        let same = entry.body == sourceText || REFIImport.textKey(entry.body) == REFIImport.textKey(sourceText)
+        var inSource = QuoteSearch(sourceText), inBody = QuoteSearch(entry.body)
+        var applications: [CodeApplication] = []
+        for f in found {
+            var c = f.coding
+            let who = c.coder ?? defaultCoder
+            if let q = c.quote, !same {
+                // The entry changed since the export: the occurrence holds only if the text occurs as often.
+                let a = inSource.count(of: q), b = inBody.count(of: q)
+                guard a == b else {
+                    unplaced.append("\(f.label): code `\(c.code)`: the entry changed since the export; the text occurs \(b) time\(b == 1 ? "" : "s") in it and \(a) in the project")
+                    continue
+                }
+            }
+            c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: entry.body) }
+            if REFIImport.has(entry.codings, c, defaultCoder: defaultCoder) {
+                existing += 1
+                continue
+            }
+            do {
+                let app = try CodeApplication(code: c.code, quote: c.quote, occurrence: c.occurrence, memo: c.memo, coder: who,
+                                              coded: c.coded, entry: entry, diary: diary, codebook: book)
+                applications.append(app)
+                if let who = app.coding.coder { coders.insert(who) }
+                switch app.outcome {
+                case .added: entry.codings.append(app.coding)
+                case .memoChanged:
+                    if let i = entry.codings.firstIndex(where: { $0.untimed == app.coding.untimed || ($0.code == app.coding.code && $0.quote == app.coding.quote && $0.coder == app.coding.coder && ($0.occurrence ?? 1) == (app.coding.occurrence ?? 1)) }) {
+                        entry.codings[i].memo = app.coding.memo
+                    }
+                }
+            } catch let e as DaybookError where e.kind == .nothing {
+                existing += 1
+            } catch let e as DaybookError {
+                unplaced.append("\(f.label): code `\(c.code)`: \(e.message)")
+            }
+        }
+        if !applications.isEmpty { edits.append((entry.path, entry.title, applications)) }
+    }
+
+    // MARK: Writing
+
+    /// Writes the plan in one commit (`import qdpx: …`); nil when there is nothing to write.
+    @discardableResult
+    public func run(diary: Diary, format: String, file: String) throws -> [String] {
+        guard bookChanged || !edits.isEmpty || !newEntries.isEmpty else { return [] }
+        // Every new file's text is made before the first is written.
+        var texts: [(draft: EntryDraft, text: String)] = []
+        for n in newEntries {
+            var lines = CodingLines(try EntryText(try n.draft.text(), path: n.source))
+            for c in n.codings { lines.append(c) }
+            texts.append((n.draft, lines.text.text))
+        }
+        let change = try Change(diary)
+        if bookChanged { try change.write(book) }
+        var paths: [String] = []
+        for (path, _, apps) in edits {
+            try change.editEntry(path) { text, _ in for a in apps { a.apply(to: &text) } }
+            paths.append(path)
+        }
+        for (draft, text) in texts {
+            // Written at once, so a second new entry of the same moment and title takes `-2`.
+            let rel = Diary.entryPath(id: EntryWriter.freeID(for: draft, in: diary), day: draft.date.day)
+            try change.write(text, to: rel)
+            paths.append(rel)
+        }
+        try change.commit("import \(format): \(summary) from \(file)")
+        return paths
+    }
+
+    /// `14 codings on 5 entries, 2 new entries, 3 codes`.
+    public var summary: String {
+        func n(_ k: Int, _ one: String, _ many: String) -> String { "\(k) \(k == 1 ? one : many)" }
+        var parts: [String] = []
+        if codingsAdded > 0 {
+            parts.append(n(codingsAdded, "coding", "codings") + " on " + n(edits.count + newEntries.count, "entry", "entries"))
+        }
+        if memosChanged > 0 { parts.append(n(memosChanged, "memo", "memos") + " changed") }
+        if !newEntries.isEmpty { parts.append(n(newEntries.count, "new entry", "new entries")) }
+        if codesAdded > 0 { parts.append(n(codesAdded, "code", "codes") + " added") }
+        if codesChanged > 0 { parts.append(n(codesChanged, "code", "codes") + " changed") }
+        return parts.isEmpty ? "nothing new" : parts.joined(separator: ", ")
+    }
+
+    // MARK: Helpers
+
+    /// Whether `codings` hold `c` already: same code, quote (whatever its line endings),
+    /// occurrence and coder, and its memo when it brings one; a whole-entry code also as a
+    /// highlighter stroke.
+    static func has(_ codings: [Coding], _ c: Coding, defaultCoder: String?) -> Bool {
+        let quote = c.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
+        let who = c.coder ?? defaultCoder
+        return codings.contains { e in
+            e.code == c.code && e.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } == quote
+                && (e.occurrence ?? 1) == (c.occurrence ?? 1)
+                && ((e.coder ?? defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
+                && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
+        }
+    }
+
+    /// The source's plain text: inline, or its `internal://` file (UTF-8, a byte-order mark dropped).
+    static func text(of source: REFIProject.TextSource, archive: REFIArchive) throws -> String? {
+        if let t = source.plainTextContent { return t }
+        guard let ref = source.plainTextPath, let data = try archive.internalFile(ref) else { return nil }
+        var bytes = data
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return String(validatingUTF8Data: Data(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A text compared whatever its line endings and trailing blanks.
+    static func textKey(_ s: String) -> String {
+        var b = s.replacingOccurrences(of: "\r\n", with: "\n")
+        while let last = b.unicodeScalars.last, CharacterSet.whitespacesAndNewlines.contains(last) { b.unicodeScalars.removeLast() }
+        return b
+    }
+}

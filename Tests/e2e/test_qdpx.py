@@ -1,0 +1,364 @@
+"""REFI-QDA both ways (issue 17): `export qdpx` read by the real readers from PyPI (qdapy, pyrefiqda)
+and by a script, changed as a QDA tool would change it, and `import qdpx|qdc` back, with CRLF and
+LF bodies. Every coding's text is checked exactly, through a second export."""
+import re
+import shutil
+import uuid
+import xml.etree.ElementTree as ET
+import zipfile
+
+import pytest
+
+NS = "{urn:QDA-XML:project:1.0}"
+ET.register_namespace("", "urn:QDA-XML:project:1.0")
+
+BODIES = {
+    "clinic": "The login failed again.\nShe restarted it; the login failed again.\nGrüße 🙂 from the ward.\n",
+    "night": "Night shift.\nThe login failed again, so I wrote it on paper.\n",
+}
+
+
+def write_entry(diary, name, date, title, body, eol):
+    path = diary.path / "entries" / date[:4] / date[5:7] / f"{name}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = f"---\ntitle: {title}\ndate: {date}\n---\n{body}".replace("\n", eol)
+    path.write_bytes(text.encode())
+    return path
+
+
+def coded_diary(diary, eol):
+    """Two entries (bodies with `eol` line endings) coded by two coders: a quote across a line
+    break, a second occurrence, a whole-entry code, a memo, a code with `/`, a category."""
+    write_entry(diary, "2026-11-20-0900-clinic", "2026-11-20T09:00:00+01:00", "Clinic", BODIES["clinic"], eol)
+    write_entry(diary, "2026-11-20-2200-night", "2026-11-20T22:00:00+01:00", "Night", BODIES["night"], eol)
+    diary.ok("code", "define", "frustration", "--parent", "emotions", "--color", "#d1242f", "--description", "Annoyance")
+    diary.ok("code", "add", "2026-11-20-0900-clinic", "frustration", "--quote", "failed again.\nShe", "--memo", "twice in a row")
+    diary.ok("code", "add", "2026-11-20-0900-clinic", "frustration", "--quote", "login failed again", "--occurrence", "2", "--coder", "kb")
+    diary.ok("code", "add", "2026-11-20-0900-clinic", "trust")
+    diary.ok("code", "add", "2026-11-20-0900-clinic", "work/paper", "--quote", "Grüße 🙂")
+    diary.ok("code", "add", "2026-11-20-2200-night", "work/paper", "--quote", "wrote it on paper", "--coder", "kb")
+
+
+def unpack(archive):
+    z = zipfile.ZipFile(archive)
+    root = ET.fromstring(z.read("project.qde"))
+    texts = {n.split("/")[-1][:-4]: z.read(n).decode() for n in z.namelist() if n.startswith("sources/")}
+    return z, root, texts
+
+
+def selections(root, texts):
+    """(source name, code path, coder, selected text, memo) for every coding of the project."""
+    users = {u.get("guid"): u.get("name") for u in root.iter(NS + "User")}
+    codes = {}
+
+    def walk(node, prefix):
+        for c in node.findall(NS + "Code"):
+            codes[c.get("guid")] = prefix + c.get("name")
+            walk(c, prefix + c.get("name") + "/")
+    for book in root.iter(NS + "Codes"):
+        walk(book, "")
+        break
+    notes = {n.get("guid"): n.findtext(NS + "PlainTextContent") for n in root.iter(NS + "Note")}
+    out = set()
+    for src in root.iter(NS + "TextSource"):
+        text = src.findtext(NS + "PlainTextContent") or texts[src.get("guid")]
+        for sel in src.findall(NS + "PlainTextSelection"):
+            segment = text[int(sel.get("startPosition")):int(sel.get("endPosition"))]
+            for c in sel.findall(NS + "Coding"):
+                memo = [notes[r.get("targetGUID")] for r in c.findall(NS + "NoteRef")]
+                out.add((src.get("name"), codes[c.find(NS + "CodeRef").get("targetGUID")],
+                         users.get(c.get("creatingUser")), segment.replace("\r\n", "\n"), "|".join(memo)))
+    return out
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_export_codes_every_coding_as_a_selection_with_coder_and_time(diary, tmp_path, eol):
+    coded_diary(diary, eol)
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    z, root, texts = unpack(tmp_path / "p.qdpx")
+    for guid, text in texts.items():
+        assert ("\r\n" in text) == (eol == "\r\n"), "the source text is the body as written"
+    codings = list(root.iter(NS + "Coding"))
+    assert len(codings) == 5
+    for c in codings:
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", c.get("creationDateTime")), c.attrib
+        assert c.get("creatingUser")
+    for src in root.iter(NS + "TextSource"):
+        assert not src.findall(NS + "Coding"), "a whole-entry coding is a selection, not a coding of the source"
+        text = texts[src.get("guid")]
+        for sel in src.findall(NS + "PlainTextSelection"):
+            start, end = int(sel.get("startPosition")), int(sel.get("endPosition"))
+            if sel.get("name") is None:
+                assert (start, end) == (0, len(text)), "the whole entry: code points of the whole text"
+            else:
+                assert text[start:end] == sel.get("name"), "name and positions agree"
+    got = selections(root, texts)
+    assert ("Clinic", "emotions/frustration", "Test Writer", "failed again.\nShe", "twice in a row") in got
+    assert ("Clinic", "emotions/frustration", "kb", "login failed again", "") in got
+    assert ("Clinic", "trust", "Test Writer", BODIES["clinic"], "") in got
+    assert ("Clinic", "work\u2215paper", "Test Writer", "Grüße 🙂", "") in got, "a / in a name is no level of the tree"
+    assert ("Night", "work\u2215paper", "kb", "wrote it on paper", "") in got
+    # The occurrence is the second one: it starts after the first.
+    clinic = next(s for s in root.iter(NS + "TextSource") if s.get("name") == "Clinic")
+    second = [s for s in clinic.iter(NS + "PlainTextSelection") if s.get("name") == "login failed again"][0]
+    assert int(second.get("startPosition")) == texts[clinic.get("guid")].index("login failed again", 10)
+
+
+def test_coded_time_comes_from_code_add_else_history_else_the_entry_date(diary, tmp_path):
+    write_entry(diary, "2026-11-20-0900-clinic", "2026-11-20T09:00:00+01:00", "Clinic", BODIES["clinic"], "\n")
+    diary.ok("code", "add", "last", "trust")
+    [entry] = diary.entries()
+    text = entry.read_text()
+    assert "    coded: 2026-11-21T12:00:00+01:00\n" in text, text
+    # An old coding without `coded:`, committed by the next daybook command: the commit's time.
+    entry.write_text(text.replace("codes:\n", "codes:\n  - code: old\n    quote: \"the login\"\n"))
+    diary.ok("code", "define", "unrelated")
+    committed = diary.git("log", "-1", "--format=%aI", "--", str(entry.relative_to(diary.path))).strip()
+    assert diary.git("log", "-1", "--format=%s", "--", str(entry.relative_to(diary.path))).startswith("edit outside daybook")
+    # One written after the last commit: the entry's date.
+    entry.write_text(entry.read_text().replace("codes:\n", "codes:\n  - code: fresh\n    quote: \"ward\"\n"))
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    _, root, _ = unpack(tmp_path / "p.qdpx")
+    codes = {c.get("guid"): c.get("name") for c in root.iter(NS + "Code")}
+    times = {codes[c.find(NS + "CodeRef").get("targetGUID")]: c.get("creationDateTime") for c in root.iter(NS + "Coding")}
+    assert times["trust"] == "2026-11-21T12:00:00+01:00"
+    assert times["old"] == committed, (times, committed)
+    assert times["fresh"] == "2026-11-20T09:00:00+01:00"
+
+
+def tool_edits(src, dst):
+    """What a QDA tool does to daybook's export: a new coder, a new code in a new category with a
+    colour and a memo, codings by position (one with a memo), a new text source, a PDF source."""
+    z = zipfile.ZipFile(src)
+    files = {n: z.read(n) for n in z.namelist()}
+    root = ET.fromstring(files["project.qde"])
+    texts = {n.split("/")[-1][:-4]: files[n].decode() for n in files if n.startswith("sources/")}
+    g = lambda: str(uuid.uuid4())  # noqa: E731
+    anna, code, category, note, codenote = g(), g(), g(), g(), g()
+    ET.SubElement(root.find(NS + "Users"), NS + "User", guid=anna, name="Anna B")
+    codes = root.find(NS + "CodeBook").find(NS + "Codes")
+    cat = ET.SubElement(codes, NS + "Code", guid=category, name="Coping", isCodable="true")
+    new = ET.SubElement(cat, NS + "Code", guid=code, name="Paper Workaround", isCodable="true", color="#00AA00")
+    ET.SubElement(new, NS + "Description").text = "Writing it down instead"
+    ET.SubElement(new, NS + "NoteRef", targetGUID=codenote)
+    expected = set()
+    sources = root.find(NS + "Sources")
+    for src_el in list(sources):
+        text = texts[src_el.get("guid")]
+        for phrase, memo in (("the login failed", "Anna: it fails at login"), ("paper", None), ("ward", None)):
+            if phrase not in text:
+                continue
+            start = text.rindex(phrase)  # the last occurrence, by position
+            sel = ET.Element(NS + "PlainTextSelection", guid=g(), startPosition=str(start),
+                             endPosition=str(start + len(phrase)), creatingUser=anna,
+                             creationDateTime="2026-11-22T08:30:00Z")
+            c = ET.SubElement(sel, NS + "Coding", guid=g(), creatingUser=anna)
+            ET.SubElement(c, NS + "CodeRef", targetGUID=code)
+            if memo:
+                ET.SubElement(c, NS + "NoteRef", targetGUID=note)
+            src_el.insert(1, sel)
+            expected.add((src_el.get("name"), "Coping/Paper Workaround", "Anna B", phrase, memo or ""))
+    interview = ET.SubElement(sources, NS + "TextSource", guid=g(), name="Interview 7", creationDateTime="2026-10-01T12:00:00Z")
+    ET.SubElement(interview, NS + "PlainTextContent").text = "I keep a paper list by the door."
+    sel = ET.SubElement(interview, NS + "PlainTextSelection", guid=g(), startPosition="9", endPosition="19", creatingUser=anna)
+    ET.SubElement(ET.SubElement(sel, NS + "Coding", guid=g()), NS + "CodeRef", targetGUID=code)
+    expected.add(("Interview 7", "Coping/Paper Workaround", "Anna B", "paper list", ""))
+    bad = ET.SubElement(interview, NS + "PlainTextSelection", guid=g(), startPosition="20", endPosition="999")
+    ET.SubElement(ET.SubElement(bad, NS + "Coding", guid=g()), NS + "CodeRef", targetGUID=code)
+    ET.SubElement(sources, NS + "PDFSource", guid=g(), name="Scan.pdf")
+    notes = root.find(NS + "Notes")
+    for guid, text in ((note, "Anna: it fails at login"), (codenote, "Seen in three diaries")):
+        n = ET.SubElement(notes, NS + "Note", guid=guid, name="memo")
+        ET.SubElement(n, NS + "PlainTextContent").text = text
+    files["project.qde"] = b'<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="utf-8")
+    with zipfile.ZipFile(dst, "w") as out:
+        for n, d in files.items():
+            out.writestr(n, d)
+    return expected
+
+
+def translate(rows):
+    """The project's rows as daybook exports them again: code names as daybook writes them."""
+    names = {"Coping/Paper Workaround": "coping/paper-workaround"}
+    return {(s, names.get(c, c), u, t, m) for s, c, u, t, m in rows}
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_round_trip_keeps_every_codings_text(diary, tmp_path, eol):
+    coded_diary(diary, eol)
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    _, root, texts = unpack(tmp_path / "p.qdpx")
+    before = selections(root, texts)
+    added = tool_edits(tmp_path / "p.qdpx", tmp_path / "edited.qdpx")
+    commits = diary.commits()
+
+    dry = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--dry-run")
+    assert diary.commits() == commits and diary.git("status", "--porcelain") == "", "--dry-run writes nothing"
+    assert "would import" in dry.err
+
+    r = diary.ok("import", "qdpx", tmp_path / "edited.qdpx")
+    assert diary.commits() == commits + 1, "one commit"
+    assert re.search(r"not placed: source \"Interview 7\" .*selection 20–999.*outside the source's text", r.out), r.out
+    assert re.search(r"not placed: source \"Scan.pdf\" .*not text", r.out), r.out
+    assert "note: code \"Paper Workaround\" is imported as `paper-workaround`" in r.out, r.out
+    book = (diary.path / "codebook.yml").read_text()
+    assert "  coping:\n    codes:\n      paper-workaround: {description: \"Writing it down instead\\n\\nSeen in three diaries\", color: \"#00aa00\"}" in book, book
+    for f in diary.entries():
+        assert ("\r\n" in f.read_bytes().decode()) == (eol == "\r\n" and "interview" not in f.name), "line endings kept"
+    assert "coded: 2026-11-22T08:30:00+00:00" in diary.entries()[-1].read_text() or any(
+        "coded: 2026-11-22T08:30:00+00:00" in f.read_text() for f in diary.entries())
+
+    # Every coding, old and new, selects exactly its text in a second export.
+    diary.ok("export", "qdpx", "-o", tmp_path / "again.qdpx")
+    _, root2, texts2 = unpack(tmp_path / "again.qdpx")
+    after = selections(root2, texts2)
+    rename = lambda rows: {(s, c.replace("\u2215", "/"), u, t, m) for s, c, u, t, m in rows}  # noqa: E731
+    assert rename(after) == rename(before) | rename(translate(added)), rename(after) ^ (rename(before) | rename(translate(added)))
+
+    # The same file again adds nothing.
+    again = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
+    assert diary.commits() == commits + 1, again
+    assert "nothing new to import" in again.err
+
+
+def test_codings_only_makes_no_entries_and_reports_the_sources(diary, tmp_path):
+    coded_diary(diary, "\n")
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    tool_edits(tmp_path / "p.qdpx", tmp_path / "edited.qdpx")
+    r = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
+    assert len(diary.entries()) == 2
+    assert re.search(r"not placed: source \"Interview 7\" .*no entry of the diary.*--codings-only", r.out), r.out
+
+
+def test_sources_are_recognised_by_text_when_the_guid_is_not_daybooks(diary, tmp_path):
+    coded_diary(diary, "\r\n")
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    z = zipfile.ZipFile(tmp_path / "p.qdpx")
+    qde = z.read("project.qde").decode()
+    files = {n: z.read(n) for n in z.namelist()}
+    for guid in re.findall(r'<TextSource guid="([0-9a-f-]+)"', qde):
+        new = str(uuid.uuid4())
+        qde = qde.replace(guid, new)
+        files[f"sources/{new}.txt"] = files.pop(f"sources/{guid}.txt")
+    files["project.qde"] = qde.encode()
+    with zipfile.ZipFile(tmp_path / "other.qdpx", "w") as out:
+        for n, d in files.items():
+            out.writestr(n, d)
+    (diary.path / "codebook.yml").unlink()
+    diary.ok("code", "define", "unrelated")
+    commits = diary.commits()
+    r = diary.ok("import", "qdpx", tmp_path / "other.qdpx")
+    assert "5 codings already in the diary" in r.err, r
+    assert len(diary.entries()) == 2
+    assert diary.commits() == commits + 1, "only the codebook gained the codes"
+
+
+@pytest.mark.parametrize("damage,where", [
+    (lambda q: q.replace("</Sources>", "</Source>"), r"p\.qdpx/project\.qde:\d+:\d+: error: not well-formed XML"),
+    (lambda q: q.replace('startPosition="', 'startPosition="x', 1), r"p\.qdpx/project\.qde:\d+:\d+: error: <PlainTextSelection> `startPosition` is \"x"),
+])
+def test_bad_xml_is_a_positioned_error_and_writes_nothing(diary, tmp_path, damage, where):
+    coded_diary(diary, "\n")
+    diary.ok("export", "qdpx", "-o", tmp_path / "good.qdpx")
+    z = zipfile.ZipFile(tmp_path / "good.qdpx")
+    with zipfile.ZipFile(tmp_path / "p.qdpx", "w") as out:
+        for n in z.namelist():
+            data = z.read(n)
+            out.writestr(n, damage(data.decode()).encode() if n == "project.qde" else data)
+    commits = diary.commits()
+    r = diary.run("import", "qdpx", "p.qdpx", cwd=tmp_path)
+    assert r.rc == 2 and re.search(where, r.err), r
+    assert diary.commits() == commits and diary.git("status", "--porcelain") == ""
+
+
+def test_a_file_that_is_no_zip_is_an_error(diary, tmp_path):
+    (tmp_path / "p.qdpx").write_text("hello")
+    r = diary.run("import", "qdpx", tmp_path / "p.qdpx")
+    assert r.rc == 2 and "not a ZIP archive" in r.err, r
+
+
+def test_qdc_import_merges_codes_into_the_codebook(diary, tmp_path):
+    coded_diary(diary, "\n")
+    qdc = diary.ok("export", "qdc").out
+    assert 'name="work\u2215paper"' in qdc
+    edited = qdc.replace('<Code guid="', '<Code guid="0d9c1a2e-0000-4000-8000-000000000001" name="Relief" isCodable="true" color="#1A7F37"/>\n      <Code guid="', 1)
+    (tmp_path / "b.qdc").write_text(edited)
+    commits = diary.commits()
+    r = diary.ok("import", "qdc", tmp_path / "b.qdc")
+    assert diary.commits() == commits + 1
+    book = (diary.path / "codebook.yml").read_text()
+    assert "  relief:\n    color: \"#1a7f37\"\n" in book and "work/paper" in book, book
+    assert "1 code added" in r.err
+
+
+def test_real_readers_find_every_code_segment_and_coder(diary, tmp_path):
+    qdapy = pytest.importorskip("qdapy")
+    pyrefiqda = pytest.importorskip("pyrefiqda")
+    coded_diary(diary, "\r\n")
+    diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    _, root, texts = unpack(tmp_path / "p.qdpx")
+    expected = selections(root, texts)
+
+    project = qdapy.read_qdpx(tmp_path / "p.qdpx", warn=False)
+    rows = {(r.title, r.code, r.codedBy, r.text.replace("\r\n", "\n")) for r in project.fragments.itertuples()}
+    assert rows == {(s, c, u, t) for s, c, u, t, _ in expected}, rows
+    assert set(project.coders) == {"Test Writer", "kb"}
+    assert set(project.codebook["code"]) == {"emotions", "emotions/frustration", "trust", "work\u2215paper"}
+    assert (project.fragments["codedAt"] != "").all(), "every coding has its time"
+
+    model = pyrefiqda.RefiProject.load(tmp_path / "p.qdpx", extract_dir=str(tmp_path / "x"))
+    users = {u.guid: u.name for u in model.users.user}
+    codes = {}
+
+    def walk(cs, prefix):
+        for c in cs:
+            codes[c.guid] = prefix + c.name
+            walk(c.code, prefix + c.name + "/")
+    walk(model.code_book.codes.code, "")
+    found = set()
+    for src in model.sources.text_source:
+        text = (tmp_path / "x" / "sources" / src.plain_text_path.replace("internal://", "")).read_bytes().decode()
+        for sel in src.plain_text_selection:
+            for c in sel.coding:
+                found.add((src.name, codes[c.code_ref.target_guid], users[c.creating_user],
+                           text[int(sel.start_position):int(sel.end_position)].replace("\r\n", "\n")))
+    assert found == {(s, c, u, t) for s, c, u, t, _ in expected}
+    shutil.rmtree(tmp_path / "x")
+
+
+def test_a_project_from_another_tool_makes_entries_with_lf_bodies_and_exact_quotes(diary, tmp_path):
+    """A project no daybook wrote: a CRLF source file with a BOM, a selection across a line break,
+    the user only on the selection, a selection of the whole text, a coding of an unknown code."""
+    text = "Day one.\r\nI walk\r\naway from the screen.\r\nThen back.\r\n"
+    guid = "a1b2c3d4-0000-4000-8000-00000000000a"
+    start = text.index("walk")
+    end = text.index(" from")
+    qde = f"""<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="urn:QDA-XML:project:1.0" name="Other tool">
+  <Users><User guid="B0000000-0000-4000-8000-000000000001" name="Ravi"/></Users>
+  <CodeBook><Codes><Code guid="C0000000-0000-4000-8000-000000000001" name="Avoidance" isCodable="true"/></Codes></CodeBook>
+  <Sources>
+    <TextSource guid="{guid}" name="Diary day 1" plainTextPath="internal://{guid}.txt" creationDateTime="2026-09-01T20:15:00+02:00">
+      <PlainTextSelection guid="D0000000-0000-4000-8000-000000000001" startPosition="{start}" endPosition="{end}" creatingUser="B0000000-0000-4000-8000-000000000001">
+        <Description>leaves the desk</Description>
+        <Coding guid="E0000000-0000-4000-8000-000000000001"><CodeRef targetGUID="C0000000-0000-4000-8000-000000000001"/></Coding>
+      </PlainTextSelection>
+      <PlainTextSelection guid="D0000000-0000-4000-8000-000000000002" startPosition="0" endPosition="{len(text)}" creatingUser="B0000000-0000-4000-8000-000000000001">
+        <Coding guid="E0000000-0000-4000-8000-000000000002"><CodeRef targetGUID="C0000000-0000-4000-8000-000000000001"/></Coding>
+        <Coding guid="E0000000-0000-4000-8000-000000000003"><CodeRef targetGUID="C0000000-0000-4000-8000-00000000dead"/></Coding>
+      </PlainTextSelection>
+    </TextSource>
+  </Sources>
+</Project>
+"""
+    with zipfile.ZipFile(tmp_path / "other.qdpx", "w") as z:
+        z.writestr("project.qde", qde)
+        z.writestr(f"Sources/{guid}.txt", b"\xef\xbb\xbf" + text.encode())
+    r = diary.ok("import", "qdpx", tmp_path / "other.qdpx")
+    assert re.search(r"not placed: source \"Diary day 1\" .*selection 0–\d+ .*names the code c0000000-0000-4000-8000-00000000dead", r.out), r.out
+    [entry] = diary.entries()
+    assert entry.name == "2026-09-01-2015-diary-day-1.md"
+    assert b"\r" not in entry.read_bytes() and "date: 2026-09-01T20:15:00+02:00" in entry.read_text()
+    rows = diary.ok("code", "ls", "--json").json()
+    got = sorted(((c["code"], c.get("quote") or "", c["coder"], c.get("memo") or "") for c in rows))
+    assert got == [("avoidance", "", "Ravi", ""), ("avoidance", "walk\naway", "Ravi", "leaves the desk")], rows
