@@ -197,6 +197,7 @@ final class HistoryRewriter {
         for i in 0..<git_tree_entrycount(tree) {
             guard let e = git_tree_entry_byindex(tree, i), let cname = git_tree_entry_name(e), let oid = git_tree_entry_id(e)?.pointee else { continue }
             let name = String(cString: cname)
+            guard ids.contains(where: name.hasPrefix) else { continue }  // most names, cheaply
             let isTree = git_tree_entry_type(e) == GIT_OBJECT_TREE
             let path = folder + "/" + name
             guard let owner = isTree ? name : History.entryID(ofPath: path), ids.contains(owner) else { continue }

@@ -38,7 +38,7 @@ struct Purge: ParsableCommand {
         let plan = try HistoryPurge.plan(rels, in: change.repository)
         let outcome = try HistoryPurge.run(plan, in: change, date: diary.clock.nowLocal)
         var note = "daybook: erased \(plural(rels.count, "entry", "entries")) from \(plural(plan.commits, "commit", "commits"))"
-            + " (\(outcome.rewritten) rewritten, \(outcome.dropped) dropped); the next `daybook sync` replaces the remote's history"
+            + " (\(outcome.rewritten) rewritten, \(outcome.dropped) dropped); a remote's history is replaced at the next `daybook sync`"
         if outcome.packedObjects > 0 {
             note += "\ndaybook: \(plural(outcome.packedObjects, "old object stays", "old objects stay")) in git's packs, unreachable: `git gc --prune=now` deletes them"
         }

@@ -105,6 +105,17 @@ final class HistoryPurgeTests: XCTestCase {
         XCTAssertEqual(rewriter.rewritten + rewriter.dropped, 0)
     }
 
+    func testTwoMachinesRecordsMergeKeyByKey() throws {
+        let one = PurgeRecord.Item(digest: PurgeRecord.digest(ofID: secret), folder: dir, date: "2026-11-23T12:00:00+01:00")
+        let two = PurgeRecord.Item(digest: PurgeRecord.digest(ofID: later), folder: dir, date: "2026-11-24T12:00:00+01:00")
+        let merge = try TreeMerge(base: [:], ours: [PurgeRecord.path: "o"], theirs: [PurgeRecord.path: "t"], remoteHash: "abc1234") {
+            Data(($0 == "o" ? PurgeRecord(items: [one]) : PurgeRecord(items: [two])).text.utf8)
+        }
+        XCTAssertEqual(merge.conflicts, [])
+        guard case let .data(merged)? = merge.changes.first?.content else { return XCTFail("\(merge.changes)") }
+        XCTAssertEqual(Set(try PurgeRecord(text: String(decoding: merged, as: UTF8.self)).items), [one, two])
+    }
+
     func testTheRecordReadsBackAndRefusesWhatIsNotOne() throws {
         let item = PurgeRecord.Item(digest: PurgeRecord.digest(ofID: secret), folder: dir, date: "2026-11-23T12:00:00+01:00")
         let record = PurgeRecord(items: [item])
