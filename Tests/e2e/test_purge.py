@@ -157,6 +157,12 @@ def test_purge_erases_everywhere_and_another_machine_keeps_its_unpushed_entry(tw
         assert d.git("rev-parse", "HEAD") == a.git("rev-parse", "HEAD")
     assert keep_commit in log(b)
 
+    # On the two machines the old objects are deleted already (loose ones, and packs rewritten),
+    # with no `git gc`; the remote keeps them unreachable until its own gc.
+    for repo in (a.path, b.path):
+        everything = found_in_objects(repo)
+        for w in WORDS:
+            assert w.encode() not in everything, (repo, w)
     for repo in (a.path, b.path, remote):
         git("fsck", "--strict", "--no-progress", cwd=repo)
         for w in WORDS:
@@ -201,3 +207,18 @@ def test_a_push_made_meanwhile_is_merged_not_overwritten(two):
     for repo in (a.path, b.path, remote):
         for w in WORDS:
             assert git("log", "--all", "--oneline", "-S", w, cwd=repo) == "", (repo, w)
+
+
+def test_a_diary_packed_by_git_gc_is_cleaned_without_another_gc(two):
+    """`git gc` had packed everything and written a commit-graph: purge rewrites the pack without
+    the old objects and drops the graph, and git's strictest check still passes."""
+    a, _, _, _, secret, _ = two
+    git("gc", "--quiet", cwd=a.path)
+    assert list((a.path / ".git/objects/pack").glob("*.pack"))
+    r = a.run("purge", secret.stem, "--yes")
+    assert r.rc == 0 and "stay in git's packs" not in r.err, r
+    git("fsck", "--strict", "--no-progress", cwd=a.path)
+    everything = found_in_objects(a.path)
+    for w in WORDS:
+        assert w.encode() not in everything, w
+    assert sorted(e["title"] for e in a.ok("ls", "--json").json()) == ["Keep one", "Later note"]

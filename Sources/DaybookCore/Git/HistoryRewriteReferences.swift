@@ -123,17 +123,75 @@ extension HistoryRewriter {
         var odb: OpaquePointer?
         try Repository.check(git_repository_odb(&odb, handle), "git_repository_odb")
         defer { git_odb_free(odb) }
-        var deleted = 0, packed = 0
+        var deleted = 0
+        var packed = Set<String>()
         for id in candidates {
             if unlink(objects + id.prefix(2) + "/" + id.dropFirst(2)) == 0 { deleted += 1; continue }
             var oid = try repo.oid(id)
-            if git_odb_exists(odb, &oid) == 1 { packed += 1 }
+            if git_odb_exists(odb, &oid) == 1 { packed.insert(id) }
         }
-        return (deleted, packed)
+        let repacked = try rewritePacks(in: objects + "pack", without: packed)
+        return (deleted + repacked, packed.count - repacked)
+    }
+
+    /// Writes every pack that holds one of `gone` again without it (git_packbuilder, from the
+    /// objects of that pack), then deletes the old pack: the objects stay readable throughout.
+    /// A pack marked `.keep` is left alone. Returns how many of `gone` went.
+    private func rewritePacks(in folder: String, without gone: Set<String>) throws -> Int {
+        guard !gone.isEmpty else { return 0 }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var went = 0
+        for idx in names.filter({ $0.hasSuffix(".idx") }).sorted() {
+            let base = String(idx.dropLast(4))
+            guard !names.contains(base + ".keep") else { continue }
+            let ids = try repo.objects(inPack: folder + "/" + idx)
+            let dropped = ids.filter(gone.contains)
+            guard !dropped.isEmpty else { continue }
+            var builder: OpaquePointer?
+            try Repository.check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
+            defer { git_packbuilder_free(builder) }
+            for id in ids where !gone.contains(id) {
+                var oid = try repo.oid(id)
+                try Repository.check(git_packbuilder_insert(builder, &oid, nil), "git_packbuilder_insert")
+            }
+            if git_packbuilder_object_count(builder) > 0 {
+                try Repository.check(git_packbuilder_write(builder, folder, 0, nil, nil), "git_packbuilder_write")
+            }
+            for ext in [".pack", ".idx", ".rev", ".bitmap", ".mtimes", ".promisor"] { unlink(folder + "/" + base + ext) }
+            went += dropped.count
+        }
+        if went > 0 {
+            // git's caches of the pack set and of the commits: rebuilt by git when it wants them, and
+            // they would name the commits just deleted.
+            let info = (folder as NSString).deletingLastPathComponent + "/info/"
+            for f in ["commit-graph", "commit-graphs", "packs"] { try? FileManager.default.removeItem(atPath: info + f) }
+            unlink(folder + "/multi-pack-index")
+            var odb: OpaquePointer?
+            if git_repository_odb(&odb, handle) == 0 { git_odb_refresh(odb); git_odb_free(odb) }
+        }
+        return went
     }
 }
 
 extension Repository {
+    /// The ids of the objects in one pack, read through its index.
+    func objects(inPack index: String) throws -> [String] {
+        final class Collected { var ids: [String] = [] }
+        var backend: OpaquePointer?
+        try Repository.check(git_odb_backend_one_pack(&backend, index), "git_odb_backend_one_pack")
+        var odb: OpaquePointer?
+        try Repository.check(git_odb_new(&odb), "git_odb_new")
+        defer { git_odb_free(odb) }
+        try Repository.check(git_odb_add_backend(odb, backend, 1), "git_odb_add_backend")  // the odb owns it now
+        let collected = Collected()
+        try Repository.check(git_odb_foreach(odb, { id, payload in
+            guard let id, let payload else { return 0 }
+            Unmanaged<Collected>.fromOpaque(payload).takeUnretainedValue().ids.append(Repository.string(id.pointee))
+            return 0
+        }, Unmanaged.passUnretained(collected).toOpaque()), "git_odb_foreach")
+        return collected.ids
+    }
+
     /// Adds every object below a tree (subtrees and blobs) to `out`.
     func objects(ofTree id: String, into out: inout Set<String>) throws {
         var seen = Set<String>()
