@@ -116,6 +116,31 @@ final class HistoryPurgeTests: XCTestCase {
         XCTAssertEqual(Set(try PurgeRecord(text: String(decoding: merged, as: UTF8.self)).items), [one, two])
     }
 
+    /// The forced push after a purge replaces the remote's branch only while it points at the
+    /// commit sync saw; a branch that moved meanwhile is left alone (false: fetch and merge).
+    func testReplacingTheRemoteBranchOnlyWhileItIsWhereTheFetchSawIt() throws {
+        let remote = tmp.appendingPathComponent("remote.git")
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["init", "-q", "--bare", "-b", "main", remote.path]
+        try git.run()
+        git.waitUntilExit()
+        let repo = try diary.repository()
+        try repo.setRemote("origin", url: remote.path)
+        XCTAssertTrue(try repo.push(remote: "origin", branch: "main", to: "main", progress: nil))
+        let pushed = try XCTUnwrap(repo.headID)
+        let plan = try HistoryPurge.plan(["\(dir)/\(secret).md"], in: repo)
+        _ = try HistoryPurge.run(plan, in: Change(diary), date: diary.clock.nowLocal)
+        let purged = try XCTUnwrap(diary.repository().headID)
+        let local = try diary.repository()
+        XCTAssertFalse(try local.push(remote: "origin", branch: "main", to: "main", replacing: purged, progress: nil),
+                       "the remote is not where this machine thinks")
+        let remoteRepo = try Repository.open(remote)
+        XCTAssertEqual(remoteRepo.referenceID("refs/heads/main"), pushed)
+        XCTAssertTrue(try local.push(remote: "origin", branch: "main", to: "main", replacing: pushed, progress: nil))
+        XCTAssertEqual(try Repository.open(remote).referenceID("refs/heads/main"), purged)
+    }
+
     func testTheRecordReadsBackAndRefusesWhatIsNotOne() throws {
         let item = PurgeRecord.Item(digest: PurgeRecord.digest(ofID: secret), folder: dir, date: "2026-11-23T12:00:00+01:00")
         let record = PurgeRecord(items: [item])
