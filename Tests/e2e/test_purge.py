@@ -222,3 +222,12 @@ def test_a_diary_packed_by_git_gc_is_cleaned_without_another_gc(two):
     for w in WORDS:
         assert w.encode() not in everything, w
     assert sorted(e["title"] for e in a.ok("ls", "--json").json()) == ["Keep one", "Later note"]
+
+
+def test_undo_refuses_to_undo_a_purge(two):
+    a, _, _, _, secret, _ = two
+    a.ok("purge", secret.stem, "--yes")
+    head = a.git("rev-parse", "HEAD")
+    r = a.run("undo")
+    assert r.rc == 2 and "a purge cannot be undone" in r.err, r
+    assert a.git("rev-parse", "HEAD") == head and (a.path / "purged.yml").exists()
