@@ -50,6 +50,10 @@ public enum History {
         let repo = change.repository
         let head = try repo.resolve("HEAD")
         guard let parent = head.parentIDs.first else { throw DaybookError.nothing("daybook: nothing to undo: the diary has only its first commit") }
+        // Undoing it would only drop the purge record, and other machines would bring the entry back.
+        if try !repo.files(at: parent, under: PurgeRecord.path).elementsEqual(repo.files(at: head.id, under: PurgeRecord.path), by: { $0.data == $1.data }) {
+            throw DaybookError.input("the last change is a purge (or changed its record, \(PurgeRecord.path)): a purge cannot be undone (man daybook-purge)")
+        }
         let paths = try repo.changedPaths(head.id)
         for path in paths {
             let old = try repo.files(at: parent, under: path)

@@ -66,7 +66,12 @@ extension Repository {
 
     /// Pushes a local branch to a remote branch. False when the remote refused it because it
     /// moved on meanwhile (not a fast-forward): fetch and merge again, then push.
-    public func push(remote name: String, branch: String, to remoteBranch: String, progress: TransferProgress?) throws -> Bool {
+    /// `replacing` (after a purge) replaces the remote branch even though it is not a fast-forward,
+    /// but only while it still points at that commit: the push reads the branch on the connection
+    /// it sends on, and the remote accepts the update only from that value, so a push made
+    /// meanwhile is never overwritten (false: fetch and merge it first).
+    public func push(remote name: String, branch: String, to remoteBranch: String, replacing: String? = nil,
+                     progress: TransferProgress?) throws -> Bool {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
         let session = RemoteSession(progress: progress)
@@ -75,13 +80,20 @@ extension Repository {
         session.install(&opts.callbacks)
         // git_remote_push in two steps: the upload writes into the remote (under the user's umask,
         // as git would), the tracking refs it updates are the diary's (private).
+        var moved = false
         let code = withExtendedLifetime(session) { () -> Int32 in
             defer { git_remote_disconnect(remote) }
-            let sent = withPathspec(["refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { spec in
+            if let replacing {
+                let connected = git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers)
+                if connected != 0 { return connected }
+                guard Repository.remoteHead(remote, "refs/heads/" + remoteBranch) == replacing else { moved = true; return 0 }
+            }
+            let sent = withPathspec([(replacing == nil ? "" : "+") + "refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { spec in
                 PrivateUmask.asUser { git_remote_upload(remote, spec, &opts) }
             }
             return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
         }
+        if moved { return false }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
             throw remoteFailure("push to", name)
@@ -91,6 +103,17 @@ extension Repository {
             throw DaybookError(.git, "cannot push to \(name) (\(remoteURL(name) ?? "?")): the remote refused: \(refusal)")
         }
         return true
+    }
+
+    /// The commit a connected remote advertises for a reference.
+    static func remoteHead(_ remote: OpaquePointer?, _ ref: String) -> String? {
+        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+        var count = 0
+        guard git_remote_ls(&heads, &count, remote) == 0, let heads else { return nil }
+        for i in 0..<count {
+            if let h = heads[i]?.pointee, String(cString: h.name) == ref { return string(h.oid) }
+        }
+        return nil
     }
 
     private func lookupRemote(_ name: String) throws -> OpaquePointer? {

@@ -14,6 +14,10 @@ public struct SyncReport {
     public var mergeCommit: String?
     public var conflicts: [TreeMerge.Conflict] = []
     public var renamed: [(from: String, to: String)] = []
+    /// Entries a purge on another machine erased, now erased from this diary's history too.
+    public var erasedHere = 0
+    /// The remote's branch was replaced by this diary's purged history.
+    public var replacedRemote = false
 }
 
 public enum DiarySync {
@@ -38,12 +42,19 @@ public enum DiarySync {
         while true {
             attempts += 1
             try repo.fetch(remote: name, progress: progress)
-            let theirs = repo.referenceID(tracking)
+            var theirs = repo.referenceID(tracking)
+            // A purge made on either machine: applied here, and the remote's branch replaced.
+            var replaces: String?
+            if let t = theirs {
+                let purged = try HistoryPurge.reconcile(change, theirs: t, report: &report)
+                (theirs, replaces) = (purged.theirs, purged.replaces)
+            }
             if let theirs { try integrate(theirs, into: change, report: &report) }
             guard push, let head = repo.headID else { break }
             let ahead = try theirs.map { try repo.aheadBehind(head, $0).ahead } ?? 1
             if ahead == 0 { break }
-            if try repo.push(remote: name, branch: branch, to: remoteBranch, progress: progress) {
+            if try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: replaces, progress: progress) {
+                report.replacedRemote = replaces != nil
                 // An empty remote received the whole history.
                 report.sent += theirs == nil ? try commitCount(repo) : ahead
                 break

@@ -33,7 +33,8 @@ struct Sync: ParsableCommand {
         var done: [String] = []
         if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }
         if report.received > 0 { done.append("received \(changes(report.received))" + (report.fastForward ? "" : " (merged)")) }
-        if report.sent > 0 { done.append("sent \(changes(report.sent))") }
+        if report.erasedHere > 0 { done.append("erased \(report.erasedHere) entr\(report.erasedHere == 1 ? "y" : "ies") another machine purged") }
+        if report.sent > 0 { done.append("sent \(changes(report.sent))" + (report.replacedRemote ? " (the remote's history replaced by the purged one)" : "")) }
         if noPush { done.append("nothing pushed (--no-push)") }
         if !report.conflicts.isEmpty { done.append("\(report.conflicts.count) conflict cop\(report.conflicts.count == 1 ? "y" : "ies") to review") }
         global.confirm("daybook: synced with \(report.remote): " + (done.isEmpty ? "already up to date" : done.joined(separator: ", ")))
