@@ -1,16 +1,8 @@
-// Name-based GUIDs: SHA-1 against known digests, version 5 UUIDs against Python's uuid.uuid5.
+// Name-based GUIDs: version 5 UUIDs against Python's uuid.uuid5.
 import XCTest
 @testable import DaybookCore
 
 final class NameUUIDTests: XCTestCase {
-    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
-    func testSHA1KnownDigests() {
-        XCTAssertEqual(hex(SHA1.digest(Array("abc".utf8))), "a9993e364706816aba3e25717850c26c9cd0d89d")
-        XCTAssertEqual(hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1000))), "291e9a6c66994949b57ba5e650361e98fc36b1ba")
-        XCTAssertEqual(hex(SHA1.digest([])), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-    }
-
     func testVersion5MatchesRFC4122() {
         // uuid.uuid5(uuid.NAMESPACE_DNS, "python.org")
         let dns: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]
