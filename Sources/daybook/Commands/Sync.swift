@@ -16,13 +16,14 @@ struct Sync: ParsableCommand {
     @Option(name: .customLong("set-remote"), help: ArgumentHelp("Create the remote, or point it at URL, and sync with it.", valueName: "url"))
     var setRemote: String?
     @Flag(name: .customLong("no-push"), help: "Fetch and merge only.") var noPush = false
+    @Flag(help: "Mark the remote encrypted: from now on it receives only data sealed for the diary's recipients (`daybook key`).") var encrypt = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
         let showProgress = Terminal.stderrIsTerminal && !global.quiet
         let report = try DiarySync.run(diary, remote: remote, setURL: setRemote.map(url), push: !noPush,
-                                       progress: showProgress ? Sync.progress : nil)
+                                       encrypt: encrypt, environment: global.environment, progress: showProgress ? Sync.progress : nil)
         for c in report.conflicts {
             Terminal.warning(Diagnostic(.warning, "\(c.reason): kept this machine's version; the other machine's is in \(diary.displayPath(c.copy))",
                                         at: SourceLocation(path: diary.displayPath(c.path))))
