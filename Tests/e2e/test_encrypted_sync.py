@@ -265,6 +265,14 @@ def test_a_plain_remote_becomes_encrypted(tmp_path, served):
     for w in WORDS[:3]:
         assert w.lower().encode() not in reachable, w
     assert subprocess.run(["git", "rev-list", "--count", "main"], cwd=bare, capture_output=True, text=True).stdout.strip() == "1"
+    # The next syncs go on from the new history, on this machine and on another recipient's.
+    a.ok("new", "After the switch", "-m", "sealed", "--date", "2026-11-20 09:00")
+    a.ok("sync")
+    b = keyed(tmp_path, "b")
+    a.ok("key", "add", "b", b.pub)
+    a.ok("sync")
+    b.ok("sync", "--set-remote", url, "--encrypt")
+    assert titles(b) == titles(a) == ["After the switch", "Zanzibar plain"]
     # A plain sync to it is refused, and writes nothing.
     p = machine(tmp_path, "p").init()
     before = state(p)

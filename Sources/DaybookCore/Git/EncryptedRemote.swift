@@ -164,8 +164,10 @@ final class EncryptedRemote {
 
     /// Seals what `head` adds to the remote (all of its history when `replacing`, or when the
     /// remote held a plain history) into one pack, writes a new manifest for `recipients`, and
-    /// pushes the sealed commit: on top of the remote's, or, when replacing, as a new history
-    /// (forced). False when the remote moved on meanwhile: fetch, merge and push again.
+    /// pushes the sealed commit: on top of the remote's, or, when replacing, as a new history of
+    /// one commit, which replaces the branch only while it is still the one this sync fetched.
+    /// False when the remote moved on meanwhile: fetch, merge and push again. A purge calls it
+    /// with `replacing` after rewriting the diary's history.
     func push(head: String, recipients: [PublicKey], replacing: Bool, progress: TransferProgress?) throws -> Bool {
         guard recipients.contains(device.publicKey) else {
             throw DaybookError.usage("this device's key is not one of the diary's recipients, so it could not read its own push: run `daybook key add NAME` (NAME for this device) first")
@@ -189,9 +191,15 @@ final class EncryptedRemote {
                                          ("packs", try mirror.writeTree(packFiles), true)])
         let commit = try mirror.writeAnonymousCommit(tree: tree, parents: replace ? [] : sealedCommit.map { [$0] } ?? [], message: EncryptedRemote.message)
         try mirror.setReference("refs/heads/outgoing", to: commit, message: "sync: seal")
-        let refspec = (replace && sealedCommit != nil ? "+" : "") + "refs/heads/outgoing:refs/heads/\(branch)"
-        guard try mirror.push(url: url, refspec: refspec, label: name, progress: progress) else { return false }
+        // A replaced history overwrites only the commit this sync read (none on an empty remote).
+        guard try mirror.push(url: url, source: "refs/heads/outgoing", to: "refs/heads/\(branch)",
+                              replacing: replace ? sealedCommit : nil, label: name, progress: progress) else { return false }
         try mirror.setReference("refs/remotes/all/\(branch)", to: commit, message: "sync: push (encrypted)")
+        if replace && sealedCommit != nil {
+            // The replaced history's sealed objects go from this machine too (a purge leaves
+            // nothing that opens here); the next sync fetches the new history's one commit.
+            try? FileManager.default.removeItem(at: mirrorURL)
+        }
         state.sequence = next.sequence
         state.indexed = replace ? [entry.name] : state.indexed + [entry.name]
         state.commit = commit

@@ -85,34 +85,45 @@ extension Repository {
 
     /// Pushes a local branch to a remote branch. False when the remote refused it because it
     /// moved on meanwhile (not a fast-forward): fetch and merge again, then push.
-    /// With `force`, the remote branch is replaced whatever it held (a history rewritten here).
-    public func push(remote name: String, branch: String, to remoteBranch: String, force: Bool = false, progress: TransferProgress?) throws -> Bool {
+    public func push(remote name: String, branch: String, to remoteBranch: String, progress: TransferProgress?) throws -> Bool {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
-        return try push(remote, refspec: (force ? "+" : "") + "refs/heads/\(branch):refs/heads/\(remoteBranch)", label: name, url: remoteURL(name) ?? "?", progress: progress)
+        return try push(remote, source: "refs/heads/\(branch)", to: "refs/heads/\(remoteBranch)", replacing: nil,
+                        label: name, url: remoteURL(name) ?? "?", progress: progress)
     }
 
-    /// Pushes `refspec` to `url` with no remote configured for it; false as above.
-    func push(url: String, refspec: String, label: String, progress: TransferProgress?) throws -> Bool {
+    /// Pushes `source` to the reference `target` of `url`, with no remote configured for it;
+    /// false as above. `replacing` replaces the remote's reference even when that is not a
+    /// fast-forward, but only while it still points at that commit (false when it moved).
+    func push(url: String, source: String, to target: String, replacing: String?, label: String, progress: TransferProgress?) throws -> Bool {
         let remote = try anonymousRemote(url)
         defer { git_remote_free(remote) }
-        return try push(remote, refspec: refspec, label: label, url: url, progress: progress)
+        return try push(remote, source: source, to: target, replacing: replacing, label: label, url: url, progress: progress)
     }
 
-    private func push(_ remote: OpaquePointer?, refspec: String, label: String, url: String, progress: TransferProgress?) throws -> Bool {
+    private func push(_ remote: OpaquePointer?, source: String, to target: String, replacing: String?, label: String, url: String,
+                      progress: TransferProgress?) throws -> Bool {
         let session = RemoteSession(progress: progress)
         var opts = git_push_options()
         try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         session.install(&opts.callbacks)
+        var moved = false
         // git_remote_push in two steps: the upload writes into the remote (under the user's umask,
         // as git would), the tracking refs it updates are the diary's (private).
         let code = withExtendedLifetime(session) { () -> Int32 in
             defer { git_remote_disconnect(remote) }
-            let sent = withPathspec([refspec]) { spec in
+            if let replacing {
+                // The reference is read on the connection the push then uses.
+                let connected = git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers)
+                if connected != 0 { return connected }
+                guard Repository.advertised(remote, target) == replacing else { moved = true; return 0 }
+            }
+            let sent = withPathspec([(replacing == nil ? "" : "+") + source + ":" + target]) { spec in
                 PrivateUmask.asUser { git_remote_upload(remote, spec, &opts) }
             }
             return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
         }
+        if moved { return false }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
             throw remoteFailure("push to", label, url)
@@ -122,6 +133,17 @@ extension Repository {
             throw DaybookError(.git, "cannot push to \(label) (\(url)): the remote refused: \(refusal)")
         }
         return true
+    }
+
+    /// The commit a connected remote advertises for a reference.
+    private static func advertised(_ remote: OpaquePointer?, _ ref: String) -> String? {
+        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+        var count = 0
+        guard git_remote_ls(&heads, &count, remote) == 0, let heads else { return nil }
+        for i in 0..<count {
+            if let h = heads[i]?.pointee, String(cString: h.name) == ref { return string(h.oid) }
+        }
+        return nil
     }
 
     private func anonymousRemote(_ url: String) throws -> OpaquePointer? {

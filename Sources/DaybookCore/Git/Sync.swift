@@ -21,11 +21,9 @@ public enum DiarySync {
     /// `setURL` first creates the remote or points it at that URL; `encrypt` marks the remote
     /// encrypted (from then on every sync with it seals what it sends, as EncryptedRemote says).
     /// The remote's branch is the upstream branch, else one of the same name; an empty remote
-    /// receives the diary. `replaceHistory` makes the push replace the remote's whole history by
-    /// the diary's (forced; on an encrypted remote a new sealed history of one pack), for a
-    /// history rewritten here; the remote's commits are fetched (and decrypted) but not merged.
+    /// receives the diary.
     public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool, encrypt: Bool = false,
-                           replaceHistory: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment,
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
                            progress: TransferProgress? = nil) throws -> SyncReport {
         let change = try Change(diary)
         let repo = change.repository
@@ -48,7 +46,9 @@ public enum DiarySync {
         while true {
             attempts += 1
             var theirs: String?
-            var replace = replaceHistory
+            // The remote's history is to be replaced by the diary's (on an encrypted remote: a
+            // new sealed history of one pack).
+            var replace = false
             if let sealed {
                 theirs = try sealed.fetch(progress: progress)
                 if sealed.plainHistory {
@@ -65,7 +65,7 @@ public enum DiarySync {
                     throw DaybookError(.git, "\(name) (\(url)) is an encrypted remote: sync with it by `daybook sync \(name) --encrypt` (this device's key must be one of its recipients); nothing was merged")
                 }
             }
-            if let theirs, !replaceHistory { try integrate(theirs, into: change, report: &report) }
+            if let theirs { try integrate(theirs, into: change, report: &report) }
             guard push, let head = repo.headID else { break }
             let ahead = try theirs.map { try repo.aheadBehind(head, $0).ahead } ?? 1
             if ahead == 0 && !replace { break }
@@ -73,7 +73,7 @@ public enum DiarySync {
             if let sealed {
                 pushed = try sealed.push(head: head, recipients: try Recipients.read(diary).keys.map { $0.key }, replacing: replace, progress: progress)
             } else {
-                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, force: replace, progress: progress)
+                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, progress: progress)
             }
             if pushed {
                 // An empty remote (or a replaced history) received the whole history.

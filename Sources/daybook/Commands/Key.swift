@@ -9,6 +9,14 @@ struct KeyCommand: ParsableCommand {
         abstract: "Make this device's key; add, remove and list the diary's recipients (encrypted remotes).",
         discussion: "A remote marked with `daybook sync --encrypt` receives only sealed data that the recipients' keys open. Losing every recipient's key loses the remote copy. See `man daybook-key`.",
         subcommands: [KeyNew.self, KeyAdd.self, KeyRm.self, KeyLs.self])
+
+    /// `key add` and `key rm`: one change of recipients.yml, one commit, one line on stderr.
+    static func changeRecipients(_ global: GlobalOptions, commit message: String, done: String, _ edit: (Change) throws -> Void) throws {
+        let change = try Change(try global.openDiary())
+        try edit(change)
+        try change.commit(message)
+        global.confirm("daybook: " + done)
+    }
 }
 
 struct KeyNew: ParsableCommand {
@@ -39,11 +47,10 @@ struct KeyAdd: ParsableCommand {
     func run() throws {
         let key = try publicKey.map(PublicKey.init(text:)) ?? DeviceKey.required(environment: global.environment).publicKey
         try Recipients.checkName(name)
-        let diary = try global.openDiary()
-        let change = try Change(diary)
-        try Recipients.add(name: name, key: key, in: change)
-        try change.commit("key: add recipient \(name)")
-        global.confirm("daybook: \(name) is a recipient; pushes to encrypted remotes are sealed for it from the next sync on")
+        try KeyCommand.changeRecipients(global, commit: "key: add recipient \(name)",
+                                        done: "\(name) is a recipient; pushes to encrypted remotes are sealed for it from the next sync on") {
+            try Recipients.add(name: name, key: key, in: $0)
+        }
     }
 }
 
@@ -57,11 +64,10 @@ struct KeyRm: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let diary = try global.openDiary()
-        let change = try Change(diary)
-        _ = try Recipients.remove(name: name, in: change)
-        try change.commit("key: remove recipient \(name)")
-        global.confirm("daybook: \(name) is no longer a recipient; the next sync seals the remote under a new key without it")
+        try KeyCommand.changeRecipients(global, commit: "key: remove recipient \(name)",
+                                        done: "\(name) is no longer a recipient; the next sync seals the remote under a new key without it") {
+            _ = try Recipients.remove(name: name, in: $0)
+        }
     }
 }
 
