@@ -259,7 +259,8 @@ def test_a_plain_remote_becomes_encrypted(tmp_path, served):
     a.ok("new", "Zanzibar plain", "-m", "quokka", "--date", "2026-11-20 08:00")
     a.ok("sync", "--set-remote", url)
     assert "quokka" in subprocess.run(["git", "log", "-p", "main"], cwd=bare, capture_output=True, text=True).stdout
-    a.ok("sync", "--encrypt")
+    r = a.ok("sync", "--encrypt")
+    assert "plain history was replaced" in r.err and "delete them there" in r.err, r
     reachable = subprocess.run("git rev-list --objects main | cut -d' ' -f1 | git cat-file --batch",
                                shell=True, cwd=bare, capture_output=True).stdout.lower()
     for w in WORDS[:3]:
@@ -307,3 +308,19 @@ def test_keys(tmp_path):
     assert (d.path / "recipients.yml").read_text() == text.replace("supervisor: daybook1" + "Ag" * 21 + "A\n", "")
     assert d.git("log", "-1", "--format=%s") == "key: remove recipient supervisor\n"
     assert d.run("key", "rm", "supervisor").rc == 1
+
+
+def test_a_remote_that_goes_back_in_time_is_refused(two):
+    a, b = two
+    a.ok("new", "First", "-m", "one", "--date", "2026-11-20 08:00")
+    a.ok("sync")
+    a.ok("new", "Second", "-m", "two", "--date", "2026-11-20 09:00")
+    a.ok("sync")
+    b.ok("sync")
+    subprocess.run(["git", "update-ref", "refs/heads/main", "main~1"], cwd=b.bare, check=True)
+    b.ok("new", "Kept on b", "-m", "unpushed", "--date", "2026-11-20 10:00")
+    before = state(b)
+    r = b.run("sync")
+    assert r.rc == 2 and "went back to an older state" in r.err and "nothing was merged" in r.err, r
+    assert state(b)[:2] == before[:2]
+    assert titles(b) == ["First", "Kept on b", "Second"]

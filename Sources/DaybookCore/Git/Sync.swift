@@ -14,6 +14,9 @@ public struct SyncReport {
     public var mergeCommit: String?
     public var conflicts: [TreeMerge.Conflict] = []
     public var renamed: [(from: String, to: String)] = []
+    /// The remote's plain history was replaced by an encrypted one; its old commits may stay on
+    /// the host until deleted there.
+    public var replacedPlainHistory = false
 }
 
 public enum DiarySync {
@@ -76,6 +79,7 @@ public enum DiarySync {
                 pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, progress: progress)
             }
             if pushed {
+                report.replacedPlainHistory = report.replacedPlainHistory || (sealed != nil && replace)
                 // An empty remote (or a replaced history) received the whole history.
                 report.sent += theirs == nil || replace ? try commitCount(repo) : ahead
                 break

@@ -31,6 +31,9 @@ struct Sync: ParsableCommand {
         for r in report.renamed {
             global.confirm("daybook: both machines added \(diary.displayPath(r.from)): the other machine's entry is now \(diary.displayPath(r.to))")
         }
+        if report.replacedPlainHistory {
+            Terminal.warning(Diagnostic(.warning, "the remote's plain history was replaced by an encrypted one, but its old commits may stay on the host (\(report.url)): delete them there (see `man daybook-sync`)"))
+        }
         var done: [String] = []
         if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }
         if report.received > 0 { done.append("received \(changes(report.received))" + (report.fastForward ? "" : " (merged)")) }
