@@ -45,23 +45,42 @@ extension Repository {
     }
 
     public func setUpstream(of branch: String, remote: String, remoteBranch: String) throws {
+        try setConfig("branch.\(branch).remote", remote)
+        try setConfig("branch.\(branch).merge", "refs/heads/" + remoteBranch)
+    }
+
+    /// Sets a value in the repository's own configuration.
+    public func setConfig(_ key: String, _ value: String) throws {
         var cfg: OpaquePointer?
         try Repository.check(git_repository_config(&cfg, handle), "git_repository_config")
         defer { git_config_free(cfg) }
-        try Repository.check(git_config_set_string(cfg, "branch.\(branch).remote", remote), "git_config_set_string")
-        try Repository.check(git_config_set_string(cfg, "branch.\(branch).merge", "refs/heads/" + remoteBranch), "git_config_set_string")
+        try Repository.check(git_config_set_string(cfg, key, value), "git_config_set_string")
     }
 
     /// Fetches the remote's branches into `refs/remotes/<name>/`.
     public func fetch(remote name: String, progress: TransferProgress?) throws {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
+        try fetch(remote, refspecs: nil, label: name, url: remoteURL(name) ?? "?", progress: progress)
+    }
+
+    /// Fetches `refspecs` from `url` with no remote configured for it (nothing else is updated).
+    func fetch(url: String, refspecs: [String], label: String, progress: TransferProgress?) throws {
+        let remote = try anonymousRemote(url)
+        defer { git_remote_free(remote) }
+        try fetch(remote, refspecs: refspecs, label: label, url: url, progress: progress)
+    }
+
+    private func fetch(_ remote: OpaquePointer?, refspecs: [String]?, label: String, url: String, progress: TransferProgress?) throws {
         let session = RemoteSession(progress: progress)
         var opts = git_fetch_options()
         try Repository.check(git_fetch_options_init(&opts, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         session.install(&opts.callbacks)
-        let code = withExtendedLifetime(session) { git_remote_fetch(remote, nil, &opts, "sync: fetch") }
-        guard code == 0 else { throw remoteFailure("fetch from", name) }
+        let code = withExtendedLifetime(session) { () -> Int32 in
+            guard let refspecs else { return git_remote_fetch(remote, nil, &opts, "sync: fetch") }
+            return withPathspec(refspecs) { git_remote_fetch(remote, $0, &opts, "sync: fetch") }
+        }
+        guard code == 0 else { throw remoteFailure("fetch from", label, url) }
     }
 
     /// Pushes a local branch to a remote branch. False when the remote refused it because it
@@ -74,21 +93,37 @@ extension Repository {
                      progress: TransferProgress?) throws -> Bool {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
+        return try push(remote, source: "refs/heads/\(branch)", to: "refs/heads/\(remoteBranch)", replacing: replacing,
+                        label: name, url: remoteURL(name) ?? "?", progress: progress)
+    }
+
+    /// Pushes `source` to the reference `target` of `url`, with no remote configured for it;
+    /// false as above. `replacing` replaces the remote's reference even when that is not a
+    /// fast-forward, but only while it still points at that commit (false when it moved).
+    func push(url: String, source: String, to target: String, replacing: String?, label: String, progress: TransferProgress?) throws -> Bool {
+        let remote = try anonymousRemote(url)
+        defer { git_remote_free(remote) }
+        return try push(remote, source: source, to: target, replacing: replacing, label: label, url: url, progress: progress)
+    }
+
+    private func push(_ remote: OpaquePointer?, source: String, to target: String, replacing: String?, label: String, url: String,
+                      progress: TransferProgress?) throws -> Bool {
         let session = RemoteSession(progress: progress)
         var opts = git_push_options()
         try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         session.install(&opts.callbacks)
+        var moved = false
         // git_remote_push in two steps: the upload writes into the remote (under the user's umask,
         // as git would), the tracking refs it updates are the diary's (private).
-        var moved = false
         let code = withExtendedLifetime(session) { () -> Int32 in
             defer { git_remote_disconnect(remote) }
             if let replacing {
+                // The reference is read on the connection the push then uses.
                 let connected = git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers)
                 if connected != 0 { return connected }
-                guard Repository.remoteHead(remote, "refs/heads/" + remoteBranch) == replacing else { moved = true; return 0 }
+                guard Repository.advertised(remote, target) == replacing else { moved = true; return 0 }
             }
-            let sent = withPathspec([(replacing == nil ? "" : "+") + "refs/heads/\(branch):refs/heads/\(remoteBranch)"]) { spec in
+            let sent = withPathspec([(replacing == nil ? "" : "+") + source + ":" + target]) { spec in
                 PrivateUmask.asUser { git_remote_upload(remote, spec, &opts) }
             }
             return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
@@ -96,17 +131,17 @@ extension Repository {
         if moved { return false }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
-            throw remoteFailure("push to", name)
+            throw remoteFailure("push to", label, url)
         }
         if let refusal = session.refusals.first {
             if refusal.lowercased().contains("fast") || refusal.contains("fetch first") { return false }
-            throw DaybookError(.git, "cannot push to \(name) (\(remoteURL(name) ?? "?")): the remote refused: \(refusal)")
+            throw DaybookError(.git, "cannot push to \(label) (\(url)): the remote refused: \(refusal)")
         }
         return true
     }
 
     /// The commit a connected remote advertises for a reference.
-    static func remoteHead(_ remote: OpaquePointer?, _ ref: String) -> String? {
+    private static func advertised(_ remote: OpaquePointer?, _ ref: String) -> String? {
         var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
         var count = 0
         guard git_remote_ls(&heads, &count, remote) == 0, let heads else { return nil }
@@ -114,6 +149,12 @@ extension Repository {
             if let h = heads[i]?.pointee, String(cString: h.name) == ref { return string(h.oid) }
         }
         return nil
+    }
+
+    private func anonymousRemote(_ url: String) throws -> OpaquePointer? {
+        var remote: OpaquePointer?
+        try Repository.check(git_remote_create_anonymous(&remote, handle, url), "git_remote_create_anonymous")
+        return remote
     }
 
     private func lookupRemote(_ name: String) throws -> OpaquePointer? {
@@ -130,9 +171,8 @@ extension Repository {
     }
 
     /// One line: what failed, against which remote, and libgit2's reason.
-    private func remoteFailure(_ what: String, _ name: String) -> DaybookError {
+    private func remoteFailure(_ what: String, _ name: String, _ url: String) -> DaybookError {
         var reason = Repository.lastErrorMessage()  // before any other libgit2 call replaces it
-        let url = remoteURL(name) ?? "?"
         let features = UInt32(bitPattern: git_libgit2_features())
         let ssh = url.hasPrefix("ssh://") || (!url.contains("://") && url.contains("@") && url.contains(":"))
         if ssh && features & GIT_FEATURE_SSH.rawValue == 0 { reason += " (this build of libgit2 has no SSH support)" }

@@ -26,12 +26,12 @@ public final class Repository {
     /// The working folder.
     public let root: URL
 
-    private static let initialized: Bool = {
+    static let initialized: Bool = {
         git_libgit2_init()
         return true
     }()
 
-    private init(handle: OpaquePointer, root: URL) {
+    init(handle: OpaquePointer, root: URL) {
         self.handle = handle
         self.root = root
         PrivateUmask.acquire()

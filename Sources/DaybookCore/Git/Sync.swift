@@ -18,45 +18,82 @@ public struct SyncReport {
     public var erasedHere = 0
     /// The remote's branch was replaced by this diary's purged history.
     public var replacedRemote = false
+    /// The remote's plain history was replaced by an encrypted one; its old commits may stay on
+    /// the host until deleted there.
+    public var replacedPlainHistory = false
 }
 
 public enum DiarySync {
     /// Syncs the diary's current branch with `remote` (else its upstream's remote, else `origin`).
-    /// `setURL` first creates the remote or points it there. The remote's branch is the upstream
-    /// branch, else one of the same name; an empty remote receives the diary.
-    public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool,
+    /// `setURL` first creates the remote or points it at that URL; `encrypt` marks the remote
+    /// encrypted (from then on every sync with it seals what it sends, as EncryptedRemote says).
+    /// The remote's branch is the upstream branch, else one of the same name; an empty remote
+    /// receives the diary.
+    public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool, encrypt: Bool = false,
+                           environment: [String: String] = ProcessInfo.processInfo.environment,
                            progress: TransferProgress? = nil) throws -> SyncReport {
         let change = try Change(diary)
         let repo = change.repository
         let branch = try repo.currentBranch()
         let upstream = repo.upstream(of: branch)
         let name = remote ?? upstream?.remote ?? "origin"
+        let encrypted = encrypt || EncryptedRemote.isEncrypted(repo, remote: name)
+        // The key is checked before anything is written.
+        let device = encrypted ? try DeviceKey.required(environment: environment) : nil
         if let setURL { try repo.setRemote(name, url: setURL) }
         guard let url = repo.remoteURL(name) else {
             throw DaybookError.usage("the diary has no remote `\(name)`: name one with `daybook sync --set-remote URL`")
         }
+        if encrypt { try EncryptedRemote.mark(repo, remote: name) }
         let remoteBranch = upstream.flatMap { $0.remote == name ? $0.branch : nil } ?? branch
         let tracking = "refs/remotes/\(name)/\(remoteBranch)"
+        let sealed = device.map { EncryptedRemote(repo, remote: name, url: url, branch: remoteBranch, device: $0) }
         var report = SyncReport(remote: name, url: url, outsideCommit: change.outsideCommit)
         var attempts = 0
         while true {
             attempts += 1
-            try repo.fetch(remote: name, progress: progress)
-            var theirs = repo.referenceID(tracking)
+            var theirs: String?
+            // The remote's history is to be replaced by the diary's (on an encrypted remote: a
+            // new sealed history of one pack).
+            var replace = false
+            if let sealed {
+                theirs = try sealed.fetch(progress: progress)
+                if sealed.plainHistory {
+                    // A plain remote made encrypted: its history is merged, then replaced.
+                    try repo.fetch(remote: name, progress: progress)
+                    theirs = repo.referenceID(tracking)
+                    replace = true
+                }
+            } else {
+                try repo.fetch(remote: name, progress: progress)
+                theirs = repo.referenceID(tracking)
+                if let t = theirs, EncryptedRemote.isSealed(repo, commit: t) {
+                    repo.removeReference(tracking)
+                    throw DaybookError(.git, "\(name) (\(url)) is an encrypted remote: sync with it by `daybook sync \(name) --encrypt` (this device's key must be one of its recipients); nothing was merged")
+                }
+            }
             // A purge made on either machine: applied here, and the remote's branch replaced.
             var replaces: String?
             if let t = theirs {
                 let purged = try HistoryPurge.reconcile(change, theirs: t, report: &report)
                 (theirs, replaces) = (purged.theirs, purged.replaces)
+                if replaces != nil { replace = true }
             }
             if let theirs { try integrate(theirs, into: change, report: &report) }
             guard push, let head = repo.headID else { break }
             let ahead = try theirs.map { try repo.aheadBehind(head, $0).ahead } ?? 1
-            if ahead == 0 { break }
-            if try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: replaces, progress: progress) {
-                report.replacedRemote = replaces != nil
-                // An empty remote received the whole history.
-                report.sent += theirs == nil ? try commitCount(repo) : ahead
+            if ahead == 0 && !replace { break }
+            let pushed: Bool
+            if let sealed {
+                pushed = try sealed.push(head: head, recipients: try Recipients.read(diary).keys.map { $0.key }, replacing: replace, progress: progress)
+            } else {
+                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: replaces, progress: progress)
+            }
+            if pushed {
+                report.replacedPlainHistory = report.replacedPlainHistory || (sealed != nil && replace && replaces == nil)
+                report.replacedRemote = report.replacedRemote || replaces != nil
+                // An empty remote (or a replaced history) received the whole history.
+                report.sent += theirs == nil || replace ? try commitCount(repo) : ahead
                 break
             }
             // Someone pushed meanwhile: fetch and merge that too, then push again.

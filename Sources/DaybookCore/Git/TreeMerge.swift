@@ -80,7 +80,7 @@ public struct TreeMerge {
                 merged = EntryMerge.merge(base: b, ours: o, theirs: t).map { ($0.text, $0.conflicts) }
             } else if p.hasSuffix(".strokes.json") {
                 merged = StrokeMerge.merge(base: b, ours: o, theirs: t).map { ($0, []) }
-            } else if p == "daybook.yml" || p == "codebook.yml" || p == PurgeRecord.path {
+            } else if p == "daybook.yml" || p == "codebook.yml" || p == PurgeRecord.path || p == Recipients.file {
                 merged = KeyedMerge.mergeDocument(base: b, ours: o, theirs: t)
                     .map { ($0.text, $0.conflicts.map { "both machines changed `\($0)` differently" }) }
             }

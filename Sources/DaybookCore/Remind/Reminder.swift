@@ -100,9 +100,7 @@ public struct Reminder: Sendable {
 
     /// The folder of the user's own systemd units: `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`.
     public static func unitFolder(environment env: [String: String]) -> URL {
-        if let x = env["XDG_CONFIG_HOME"], x.hasPrefix("/") { return URL(fileURLWithPath: x).appendingPathComponent("systemd/user") }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/systemd/user")
+        UserFolders.config(environment: env).appendingPathComponent("systemd/user")
     }
 
     // MARK: cron

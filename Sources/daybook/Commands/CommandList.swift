@@ -6,6 +6,6 @@ let commandList: [ParsableCommand.Type] = [
     TagCommand.self, CodeCommand.self,
     GrepCommand.self, Stats.self, StreakCommand.self, Due.self, Fields.self,
     Export.self, Import.self, Ink.self,
-    Log.self, Undo.self, Restore.self, Purge.self, Sync.self, Check.self,
+    Log.self, Undo.self, Restore.self, Purge.self, Sync.self, KeyCommand.self, Check.self,
     TemplateCommand.self, RemindCommand.self, Serve.self, Lsp.self,
 ]

@@ -16,19 +16,23 @@ struct Sync: ParsableCommand {
     @Option(name: .customLong("set-remote"), help: ArgumentHelp("Create the remote, or point it at URL, and sync with it.", valueName: "url"))
     var setRemote: String?
     @Flag(name: .customLong("no-push"), help: "Fetch and merge only.") var noPush = false
+    @Flag(help: "Mark the remote encrypted: from now on it receives only data sealed for the diary's recipients (`daybook key`).") var encrypt = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
         let showProgress = Terminal.stderrIsTerminal && !global.quiet
         let report = try DiarySync.run(diary, remote: remote, setURL: setRemote.map(url), push: !noPush,
-                                       progress: showProgress ? Sync.progress : nil)
+                                       encrypt: encrypt, environment: global.environment, progress: showProgress ? Sync.progress : nil)
         for c in report.conflicts {
             Terminal.warning(Diagnostic(.warning, "\(c.reason): kept this machine's version; the other machine's is in \(diary.displayPath(c.copy))",
                                         at: SourceLocation(path: diary.displayPath(c.path))))
         }
         for r in report.renamed {
             global.confirm("daybook: both machines added \(diary.displayPath(r.from)): the other machine's entry is now \(diary.displayPath(r.to))")
+        }
+        if report.replacedPlainHistory {
+            Terminal.warning(Diagnostic(.warning, "the remote's plain history was replaced by an encrypted one, but its old commits may stay on the host (\(report.url)): delete them there (see `man daybook-sync`)"))
         }
         var done: [String] = []
         if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }

@@ -1,0 +1,103 @@
+import XCTest
+@testable import DaybookCore
+
+final class ManifestTests: XCTestCase {
+    let sample = Manifest(sequence: 3, refs: ["main": String(repeating: "ab", count: 20)],
+                          packs: [Manifest.Pack(name: String(repeating: "0f", count: 16), key: Data(repeating: 7, count: 32).base64EncodedString(), objects: 12)])
+
+    func testEveryRecipientOpensWhatWasSealedForIt() throws {
+        let a = DeviceKey.generate(), b = DeviceKey.generate()
+        let sealed = try sample.seal(for: [a.publicKey, b.publicKey])
+        XCTAssertEqual(try Manifest.open(sealed, with: a), sample)
+        XCTAssertEqual(try Manifest.open(sealed, with: b), sample)
+        // Magic line, count, two stanzas of 92 bytes, then the sealed body.
+        XCTAssertTrue(sealed.starts(with: Data("daybook-manifest 1\n".utf8)))
+        XCTAssertEqual(sealed[19], 2)
+        XCTAssertGreaterThan(sealed.count, 19 + 1 + 2 * 92 + 28)
+        // Nothing of the content is visible, and sealing twice gives different bytes (fresh keys).
+        XCTAssertNil(sealed.range(of: Data("main".utf8)))
+        XCTAssertNotEqual(try sample.seal(for: [a.publicKey]), try sample.seal(for: [a.publicKey]))
+    }
+
+    func testAnotherKeyOpensNothing() throws {
+        let sealed = try sample.seal(for: [DeviceKey.generate().publicKey])
+        XCTAssertThrowsError(try Manifest.open(sealed, with: DeviceKey.generate())) { XCTAssertEqual($0 as? Manifest.Failure, .notARecipient) }
+    }
+
+    func testEveryChangedByteIsDetected() throws {
+        let key = DeviceKey.generate()
+        let sealed = try sample.seal(for: [key.publicKey])
+        for at in stride(from: 20, to: sealed.count, by: 7) {
+            var bad = sealed
+            bad[at] ^= 0x40
+            XCTAssertThrowsError(try Manifest.open(bad, with: key), "byte \(at)") { error in
+                let f = error as? Manifest.Failure
+                XCTAssertTrue(f == .notARecipient || f == .tampered, "byte \(at): \(error)")
+                if at >= 20 + 92 { XCTAssertEqual(f, .tampered, "byte \(at) is in the body") }
+            }
+        }
+        var count = sealed
+        count[19] = 5  // a recipient count that does not match
+        XCTAssertThrowsError(try Manifest.open(count, with: key))
+    }
+
+    func testCutAndForeignBytesAreMalformed() throws {
+        let key = DeviceKey.generate()
+        let sealed = try sample.seal(for: [key.publicKey])
+        for n in [0, 10, 19, 20, 100, 19 + 1 + 92 + 20] {
+            XCTAssertThrowsError(try Manifest.open(sealed.prefix(n), with: key)) {
+                guard case .malformed? = $0 as? Manifest.Failure else { return XCTFail("\(n): \($0)") }
+            }
+        }
+        XCTAssertThrowsError(try Manifest.open(Data("tree 1234\n".utf8), with: key))
+    }
+
+    func testAManifestNamingPathsOutsideIsRefused() throws {
+        let key = DeviceKey.generate()
+        var bad = sample
+        bad.packs[0].name = "../../hooks/pre-commit"
+        XCTAssertThrowsError(try Manifest.open(try bad.seal(for: [key.publicKey]), with: key)) {
+            guard case .malformed? = $0 as? Manifest.Failure else { return XCTFail("\($0)") }
+        }
+        XCTAssertThrowsError(try sample.seal(for: []))
+    }
+
+    func testPacksOpenOnlyWithTheirOwnKeyAndName() throws {
+        let pack = Data("PACK some objects".utf8)
+        let (sealed, entry) = try SealedPack.seal(pack, objects: 4)
+        XCTAssertEqual(SealedPack.open(sealed, entry: entry), pack)
+        XCTAssertEqual(entry.objects, 4)
+        XCTAssertEqual(entry.name.count, 32)
+        XCTAssertNil(sealed.range(of: Data("objects".utf8)))
+        var renamed = entry
+        renamed.name = String(repeating: "0", count: 32)
+        XCTAssertNil(SealedPack.open(sealed, entry: renamed))
+        var flipped = sealed
+        flipped[flipped.count - 1] ^= 1
+        XCTAssertNil(SealedPack.open(flipped, entry: entry))
+        XCTAssertNil(SealedPack.open(sealed, entry: try SealedPack.seal(pack, objects: 4).entry))
+    }
+
+    func testPublicKeysReadBackAndBadOnesSayWhy() throws {
+        let key = DeviceKey.generate().publicKey
+        XCTAssertEqual(try PublicKey(text: key.description + "\n"), key)
+        XCTAssertEqual(key.description.count, 8 + 43)
+        XCTAssertThrowsError(try PublicKey(text: "ssh-ed25519 AAAA")) { XCTAssertTrue("\($0)".contains("must start with `daybook1`")) }
+        XCTAssertThrowsError(try PublicKey(text: "daybook1abc")) { XCTAssertTrue("\($0)".contains("43 base64url")) }
+        XCTAssertThrowsError(try PublicKey(text: "daybook1" + String(repeating: "+", count: 43)))
+    }
+
+    func testTheDeviceKeyIsStoredPrivatelyAndNeverReplaced() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"]
+        XCTAssertNil(try DeviceKey.load(environment: env))
+        let made = try DeviceKey.create(environment: env)
+        XCTAssertEqual(try DeviceKey.load(environment: env)?.publicKey, made.publicKey)
+        let attrs = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("daybook/key").path)
+        XCTAssertEqual((attrs[.posixPermissions] as? Int).map { $0 & 0o777 }, 0o600)
+        XCTAssertThrowsError(try DeviceKey.create(environment: env))
+        XCTAssertEqual(try DeviceKey.load(environment: env)?.publicKey, made.publicKey)
+        XCTAssertEqual(DeviceKey.file(environment: ["HOME": "/h"]).path, "/h/.config/daybook/key")
+    }
+}
