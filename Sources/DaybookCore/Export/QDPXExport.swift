@@ -9,6 +9,8 @@ public struct QDPXExport: ExportFormat {
     public static let name = "qdpx"
     public static let summary = "a REFI-QDA project for ATLAS.ti, MAXQDA, NVivo, QualCoder (-o FILE.qdpx)"
     public static let destination = ExportDestinationKind.file
+    /// A study's participants (`study export qdpx`): written as Cases, their attributes as Variables.
+    public var cases: [QDPXCase] = []
     public init() {}
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
@@ -29,6 +31,7 @@ public struct QDPXExport: ExportFormat {
         if let codes = REFIXML.codes(book, undefined: REFIXML.undefinedCodes(entries, book: book), indent: "    ") {
             try qde.write("  <CodeBook>\n" + codes + "  </CodeBook>\n")
         }
+        if let cases = REFIXML.cases(cases) { try qde.write(cases) }
         var notes: [(guid: String, name: String, text: String)] = []
         if !entries.isEmpty { try qde.write("  <Sources>\n") }
         try context.forEachWithBody(entries) { e in

@@ -26,7 +26,7 @@ public final class Repository {
     /// The working folder.
     public let root: URL
 
-    private static let initialized: Bool = {
+    static let initialized: Bool = {
         git_libgit2_init()
         return true
     }()
