@@ -56,13 +56,7 @@ extension Repository {
         guard code == 0 else {
             throw DaybookError(.git, "cannot update the files of the copy: \(Repository.lastErrorMessage()) (were files in it changed?)")
         }
-        var head: OpaquePointer?
-        try Repository.check(git_repository_head(&head, handle), "git_repository_head")
-        defer { git_reference_free(head) }
-        var id = try oid(theirs)
-        var moved: OpaquePointer?
-        try Repository.check(git_reference_set_target(&moved, head, &id, "study sync: fast-forward"), "git_reference_set_target")
-        git_reference_free(moved)
+        try moveBranch(to: theirs, message: "study sync: fast-forward")
         return behind
     }
 }

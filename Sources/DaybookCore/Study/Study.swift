@@ -57,7 +57,7 @@ public struct Study: Sendable {
     /// holds a study.yml; nil when there is none.
     public static func locate(explicit: String?, workingDirectory cwd: URL) -> URL? {
         if let explicit {
-            let url = URL(fileURLWithPath: NSString(string: explicit).expandingTildeInPath, relativeTo: cwd).standardizedFileURL
+            let url = Diary.absolute(explicit, cwd)
             // `daybook study sync path/to/study.yml` names the folder too.
             return url.lastPathComponent == fileName ? url.deletingLastPathComponent() : url
         }
@@ -189,7 +189,7 @@ public struct Study: Sendable {
     public func source(of p: Participant) -> String {
         let s = p.diary
         if s.contains("://") || Study.isSCPLike(s) { return s }
-        return URL(fileURLWithPath: NSString(string: s).expandingTildeInPath, relativeTo: folder).standardizedFileURL.path
+        return Diary.absolute(s, folder).path
     }
 
     /// `user@host:path`, git's short form of an SSH URL.

@@ -29,7 +29,10 @@ struct StudyOptions: ParsableArguments {
     }
 
     /// The study (from `folder` when the subcommand takes it as an argument).
-    func load(_ folder: String? = nil) throws -> Study {
+    func load(_ folder: String? = nil, _ global: GlobalOptions) throws -> Study {
+        Terminal.configure(color: global.color)
+        // The participants' diaries are the study's: a --diary would be silently ignored.
+        if global.diary != nil { throw DaybookError.usage("study commands read the diaries study.yml names: give the study with --study, not --diary") }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         guard let url = Study.locate(explicit: folder ?? study, workingDirectory: cwd) else {
             throw DaybookError.input("no \(Study.fileName) in \(cwd.path) or above it: name the study folder with --study (see man daybook-study)")
@@ -45,6 +48,21 @@ struct StudyOptions: ParsableArguments {
     }
 }
 
+/// How `study stats`, `code stats` and `streak` show their table: per participant or per group, as text, CSV or JSON.
+struct StudyTableOptions: ParsableArguments {
+    @Option(name: .customLong("group"), help: ArgumentHelp("One row (code stats: column) per value of this participant attribute instead of per participant.", valueName: "attribute"))
+    var group: String?
+    @Flag(help: "JSON (its shape: man daybook-study).") var json = false
+    @Flag(help: "CSV with a header line.") var csv = false
+
+    func validate() throws {
+        if json && csv { throw ValidationError("choose one of --json and --csv") }
+    }
+
+    /// The table as CSV or aligned columns.
+    func print(header: [String], _ rows: [[String]]) { StudyDiaries.print(header: header, rows, csv: csv) }
+}
+
 /// The chosen participants' diaries, opened; one that cannot be read is an error on stderr and
 /// the others go on, and the command ends with exit status 2 (see `finish`).
 struct StudyDiaries {
@@ -53,8 +71,7 @@ struct StudyDiaries {
     var failed: [String] = []
 
     init(_ options: StudyOptions, _ global: GlobalOptions) throws {
-        Terminal.configure(color: global.color)
-        study = try options.load()
+        study = try options.load(nil, global)
         for p in try options.chosen(in: study) {
             do { open.append((p, try study.diary(of: p, environment: global.environment, workingDirectory: global.workingDirectory))) }
             catch let e as DaybookError { Terminal.error(e); failed.append(p.id) }

@@ -22,7 +22,7 @@ struct StudyExport: ParsableCommand {
     func run() throws {
         var diaries = try StudyDiaries(options, global)
         let parts = diaries.map { p, diary in Study.ExportPart(participant: p, diary: diary, entries: try filters.entries(of: diary, bodies: true)) }.map(\.value)
-        let url = URL(fileURLWithPath: NSString(string: output).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL
+        let url = Diary.absolute(output, global.workingDirectory)
         let bar = ProgressBar("exporting")
         let warnings = try diaries.study.exportQDPX(parts, to: url, workingDirectory: global.workingDirectory, progress: bar.update)
         bar.finish()

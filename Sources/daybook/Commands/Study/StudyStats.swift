@@ -13,17 +13,10 @@ struct StudyStats: ParsableCommand {
         average is on the first member's mood scale.
         """)
 
-    @Option(name: .customLong("group"), help: ArgumentHelp("One row per value of this participant attribute instead of per participant.", valueName: "attribute"))
-    var group: String?
-    @Flag(help: "JSON: {\"rows\": [{participant or group, attributes, stats}], \"all\": stats}.") var json = false
-    @Flag(help: "CSV with a header line.") var csv = false
+    @OptionGroup var output: StudyTableOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var options: StudyOptions
     @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if json && csv { throw ValidationError("choose one of --json and --csv") }
-    }
 
     func run() throws {
         var diaries = try StudyDiaries(options, global)
@@ -33,7 +26,7 @@ struct StudyStats: ParsableCommand {
             Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
         }
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
-        if let group {
+        if let group = output.group {
             let byID = Dictionary(uniqueKeysWithValues: read.map { ($0.participant.id, $0) })
             for g in Study.groups(read.map(\.participant), by: group) {
                 let members = g.members.compactMap { byID[$0.id] }
@@ -45,18 +38,18 @@ struct StudyStats: ParsableCommand {
             rows = read.map { p, diary, entries in (p.id, StudyDiaries.json(p), statistics(diary).summary(entries)) }
         }
         let all = statistics(first.diary).summary(read.flatMap(\.value))
-        if json {
+        if output.json {
             Terminal.out(JSONValue.object([
                 ("rows", .array(rows.map { .object($0.head + [("stats", $0.summary.json)]) })), ("all", all.json),
             ]).serialized(pretty: true))
         } else {
-            let header = [group ?? "participant", "entries", "days", "words", "words_per_entry", "first", "last", "mood"]
+            let header = [output.group ?? "participant", "entries", "days", "words", "words_per_entry", "first", "last", "mood"]
             func cells(_ label: String, _ s: Statistics.Summary) -> [String] {
                 [label, String(s.entries), String(s.days), String(s.words), String(format: "%.1f", s.wordsPerEntry),
                  s.first?.day.description ?? "", s.last?.day.description ?? "", s.mood.value.map { String(format: "%.2f", $0) } ?? ""]
             }
             let table = rows.map { cells($0.label, $0.summary) } + [cells("all", all)]
-            StudyDiaries.print(header: header, table, csv: csv)
+            output.print(header: header, table)
         }
         try diaries.finish()
         if all.entries == 0 { throw DaybookError.nothing("") }

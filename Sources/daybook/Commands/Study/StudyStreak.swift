@@ -16,16 +16,12 @@ struct StudyStreak: ParsableCommand {
 
     @Option(help: ArgumentHelp("daily, weekdays or days such as mon,wed,fri (default: protocol.goal of study.yml).", valueName: "goal"))
     var goal: String?
-    @Option(name: .customLong("group"), help: ArgumentHelp("Sum the rows per value of this participant attribute.", valueName: "attribute"))
-    var group: String?
-    @Flag(help: "JSON: {\"rows\": [{participant or group, attributes, goal, start, end, written, asked, kept, adherence, current, longest}]}.") var json = false
-    @Flag(help: "CSV with a header line.") var csv = false
+    @OptionGroup var output: StudyTableOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var options: StudyOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if json && csv { throw ValidationError("choose one of --json and --csv") }
         if let goal, WritingGoal(parsing: goal) == nil {
             throw ValidationError("--goal must be daily, weekdays or day names such as mon,wed,fri (got `\(goal)`)")
         }
@@ -42,32 +38,32 @@ struct StudyStreak: ParsableCommand {
             return Adherence(written: days, goal: goal, period: study.period(first: days.min(), today: diary.clock.today))
         }
         func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "" : String(format: "%.1f", Double(a) * 100 / Double(b)) }
-        if let group {
+        if let group = output.group {
             let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.participant.id, $0.value) })
             let sums = Study.groups(rows.map(\.participant), by: group).map { g -> (String, [String], Int, Int, Int) in
                 let members = g.members.compactMap { byID[$0.id] }
                 return (g.value, g.members.map(\.id), members.map(\.written).reduce(0, +), members.map(\.asked).reduce(0, +), members.map(\.kept).reduce(0, +))
             }
-            if json {
+            if output.json {
                 Terminal.out(JSONValue.object([("rows", .array(sums.map { v, ids, written, asked, kept in
                     .object([("group", .string(v)), ("participants", .array(ids.map(JSONValue.string))), ("written", .int(written)),
                              ("asked", .int(asked)), ("kept", .int(kept)), ("adherence", asked == 0 ? .null : .double(Double(kept) / Double(asked)))])
                 }))]).serialized(pretty: true))
             } else {
-                StudyDiaries.print(header: [group, "participants", "written", "asked", "kept", "adherence_%"],
-                      sums.map { v, ids, written, asked, kept in [v, String(ids.count), String(written), String(asked), String(kept), percent(kept, asked)] }, csv: csv)
+                output.print(header: [group, "participants", "written", "asked", "kept", "adherence_%"],
+                      sums.map { v, ids, written, asked, kept in [v, String(ids.count), String(written), String(asked), String(kept), percent(kept, asked)] })
             }
-        } else if json {
+        } else if output.json {
             Terminal.out(JSONValue.object([("rows", .array(rows.map { p, _, a in
                 var pairs = StudyDiaries.json(p)
                 if case let .object(more) = a.json { pairs += more }
                 return .object(pairs)
             }))]).serialized(pretty: true))
         } else {
-            StudyDiaries.print(header: ["participant", "goal", "start", "end", "written", "asked", "kept", "adherence_%", "current", "longest"],
+            output.print(header: ["participant", "goal", "start", "end", "written", "asked", "kept", "adherence_%", "current", "longest"],
                   rows.map { p, _, a in [p.id, a.goal.description, a.period?.lowerBound.description ?? "", a.period?.upperBound.description ?? "",
                                          String(a.written), String(a.asked), String(a.kept), percent(a.kept, a.asked),
-                                         String(a.streak?.current?.days ?? 0), String(a.streak?.longest?.days ?? 0)] }, csv: csv)
+                                         String(a.streak?.current?.days ?? 0), String(a.streak?.longest?.days ?? 0)] })
         }
         try diaries.finish()
     }

@@ -19,8 +19,7 @@ struct StudySync: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        Terminal.configure(color: global.color)
-        let study = try options.load(folder)
+        let study = try options.load(folder, global)
         let showProgress = Terminal.stderrIsTerminal && !global.quiet
         var failed: [String] = []
         for p in try options.chosen(in: study) {
