@@ -101,6 +101,13 @@ struct StudyDiaries {
         }
     }
 
+    /// Results per participant gathered per value of an attribute (`--group`), in Study.groups' order.
+    static func grouped<T>(_ results: [(participant: Participant, diary: Diary, value: T)], by key: String)
+        -> [(value: String, members: [(participant: Participant, diary: Diary, value: T)])] {
+        let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.participant.id, $0) })
+        return Study.groups(results.map(\.participant), by: key).map { g in (g.value, g.members.compactMap { byID[$0.id] }) }
+    }
+
     /// A table: CSV with a header line, else aligned columns.
     static func print(header: [String], _ rows: [[String]], csv: Bool) {
         if csv {

@@ -26,8 +26,7 @@ struct StudyCodeStats: ParsableCommand {
         let read = diaries.map { _, diary in try filters.entries(of: diary, bodies: false, parts: [.codings]) }
         var columns = read.map { (id: $0.participant.id, entries: $0.value) }
         if let group = output.group {
-            let byID = Dictionary(uniqueKeysWithValues: columns.map { ($0.id, $0.entries) })
-            columns = Study.groups(read.map(\.participant), by: group).map { g in ("\(group)=\(g.value)", g.members.flatMap { byID[$0.id] ?? [] }) }
+            columns = StudyDiaries.grouped(read, by: group).map { g in ("\(group)=\(g.value)", g.members.flatMap(\.value)) }
         }
         let table = StudyCodeTable(columns)
         if output.json {

@@ -27,12 +27,10 @@ struct StudyStats: ParsableCommand {
         }
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
         if let group = output.group {
-            let byID = Dictionary(uniqueKeysWithValues: read.map { ($0.participant.id, $0) })
-            for g in Study.groups(read.map(\.participant), by: group) {
-                let members = g.members.compactMap { byID[$0.id] }
-                guard let lead = members.first else { continue }
-                rows.append(("\(group)=\(g.value)", [("group", .string(g.value)), ("participants", .array(g.members.map { .string($0.id) }))],
-                             statistics(lead.diary).summary(members.flatMap(\.value))))
+            for g in StudyDiaries.grouped(read, by: group) {
+                guard let lead = g.members.first else { continue }
+                rows.append(("\(group)=\(g.value)", [("group", .string(g.value)), ("participants", .array(g.members.map { .string($0.participant.id) }))],
+                             statistics(lead.diary).summary(g.members.flatMap(\.value))))
             }
         } else {
             rows = read.map { p, diary, entries in (p.id, StudyDiaries.json(p), statistics(diary).summary(entries)) }

@@ -39,10 +39,9 @@ struct StudyStreak: ParsableCommand {
         }
         func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "" : String(format: "%.1f", Double(a) * 100 / Double(b)) }
         if let group = output.group {
-            let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.participant.id, $0.value) })
-            let sums = Study.groups(rows.map(\.participant), by: group).map { g -> (String, [String], Int, Int, Int) in
-                let members = g.members.compactMap { byID[$0.id] }
-                return (g.value, g.members.map(\.id), members.map(\.written).reduce(0, +), members.map(\.asked).reduce(0, +), members.map(\.kept).reduce(0, +))
+            let sums = StudyDiaries.grouped(rows, by: group).map { g -> (String, [String], Int, Int, Int) in
+                let members = g.members.map(\.value)
+                return (g.value, g.members.map(\.participant.id), members.map(\.written).reduce(0, +), members.map(\.asked).reduce(0, +), members.map(\.kept).reduce(0, +))
             }
             if output.json {
                 Terminal.out(JSONValue.object([("rows", .array(sums.map { v, ids, written, asked, kept in
