@@ -57,7 +57,8 @@ public final class Diary {
         return (home.appendingPathComponent("daybook"), true)
     }
 
-    static func absolute(_ path: String, _ cwd: URL) -> URL {
+    /// A path from the command line or a file made absolute against `cwd`, `~` expanded.
+    public static func absolute(_ path: String, _ cwd: URL) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
         return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded).standardizedFileURL
             : cwd.appendingPathComponent(expanded).standardizedFileURL

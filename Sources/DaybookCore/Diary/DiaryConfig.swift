@@ -25,6 +25,12 @@ public enum WritingGoal: Equatable, Sendable {
         self = .days(days)
     }
 
+    /// A goal as YAML writes it: `daily`, `weekdays`, `[mon, wed, fri]` or `mon,wed,fri`.
+    public init?(node: Node) {
+        if case let .sequence(seq) = node { self.init(parsing: seq.compactMap(\.string).joined(separator: ",")) }
+        else { self.init(parsing: node.string ?? "") }
+    }
+
     public func requires(weekday: Int) -> Bool {
         switch self {
         case .daily: return true
@@ -107,10 +113,7 @@ public struct DiaryConfig: Equatable, Sendable {
             case "streak":
                 let m = try submap(value, key, allowed: ["goal"])
                 for (_, v) in m {
-                    let text: String
-                    if case let .sequence(seq) = v { text = seq.compactMap(\.string).joined(separator: ",") }
-                    else { text = v.string ?? "" }
-                    guard let g = WritingGoal(parsing: text) else {
+                    guard let g = WritingGoal(node: v) else {
                         throw fail(v, "streak.goal must be daily, weekdays or a list of days such as [mon, wed, fri]")
                     }
                     config.goal = g

@@ -11,6 +11,8 @@ public struct QDPXExport: ExportFormat {
     public static let name = "qdpx"
     public static let summary = "a REFI-QDA project for ATLAS.ti, MAXQDA, NVivo, QualCoder (-o FILE.qdpx)"
     public static let destination = ExportDestinationKind.file
+    /// A study's participants (`study export qdpx`): written as Cases, their attributes as Variables.
+    public var cases: [QDPXCase] = []
     public init() {}
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
@@ -20,6 +22,7 @@ public struct QDPXExport: ExportFormat {
         let defaultCoder = context.defaultCoder
         try project.users(QDPXWriter.coders(of: entries, defaultCoder: defaultCoder))
         try project.codebook(book, undefined: REFIXML.undefinedCodes(entries, book: book))
+        if let xml = REFIXML.cases(cases) { try project.raw(xml) }
         let times = QDPXWriter.historyTimes(of: entries, context: context)
         try context.forEachWithBody(entries) { e in
             try project.source(e, context: context, defaultCoder: defaultCoder, historyTimes: times[context.source(e.path)] ?? [:])

@@ -74,13 +74,18 @@ extension Repository {
         let target = try lookupCommit(commit)
         defer { git_commit_free(target) }
         guard let wanted = git_commit_tree_id(target), git_oid_equal(wanted, &treeID) != 0 else { return false }
+        try moveBranch(to: commit, message: "sync: fast-forward")
+        return true
+    }
+
+    /// Points the current branch at `commit` (the reflog says `message`); the files are the caller's.
+    func moveBranch(to commit: String, message: String) throws {
         var head: OpaquePointer?
         try Repository.check(git_repository_head(&head, handle), "git_repository_head")
         defer { git_reference_free(head) }
         var id = try oid(commit)
         var moved: OpaquePointer?
-        try Repository.check(git_reference_set_target(&moved, head, &id, "sync: fast-forward"), "git_reference_set_target")
+        try Repository.check(git_reference_set_target(&moved, head, &id, message), "git_reference_set_target")
         git_reference_free(moved)
-        return true
     }
 }

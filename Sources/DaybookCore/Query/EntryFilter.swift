@@ -181,7 +181,7 @@ public struct NumberCondition: Sendable {
 /// `--where`: `key=value`, `key!=value`, `key>=n`, `key<=n`, `key>n`, `key<n`, `key~regex`, `key`.
 public struct FieldCondition: @unchecked Sendable {
     enum Op { case present, equal, notEqual, number(NumberCondition), regex(Pattern) }
-    let key: String
+    public let key: String
     let op: Op
     let value: String
     /// Entries whose value the pattern gave up on (PCRE2's match limit), with its message.
@@ -214,8 +214,11 @@ public struct FieldCondition: @unchecked Sendable {
         }
     }
 
-    func holds(_ e: Entry) -> Bool {
-        let v = e.value(at: key)
+    func holds(_ e: Entry) -> Bool { holds(value: e.value(at: key), path: e.path) }
+
+    /// The condition on a value found under `key` (an entry's field, a study participant's
+    /// attribute); `path` names where it came from if a pattern gives up on it.
+    public func holds(value v: JSONValue?, path: String) -> Bool {
         let values: [JSONValue]
         switch v {
         case nil, .some(.null): values = []
@@ -231,7 +234,7 @@ public struct FieldCondition: @unchecked Sendable {
             return values.contains { item in
                 guard var s = item.stringValue else { return false }
                 let hit = s.withUTF8 { re.hasMatch(in: $0) }
-                if let failure = re.takeFailure() { gaveUp.append((e.path, failure)) }
+                if let failure = re.takeFailure() { gaveUp.append((path, failure)) }
                 return hit
             }
         }

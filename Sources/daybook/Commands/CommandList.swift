@@ -7,5 +7,6 @@ let commandList: [ParsableCommand.Type] = [
     GrepCommand.self, Stats.self, StreakCommand.self, Due.self, Fields.self,
     Export.self, Import.self, Ink.self,
     Log.self, Undo.self, Restore.self, Purge.self, Sync.self, KeyCommand.self, Check.self,
+    StudyCommand.self,
     TemplateCommand.self, RemindCommand.self, Serve.self, Lsp.self,
 ]

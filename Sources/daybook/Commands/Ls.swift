@@ -55,13 +55,16 @@ struct Ls: ParsableCommand {
         } else if paths {
             for e in entries { Terminal.out(diary.displayPath(e.path)) }
         } else {
-            for e in entries {
-                let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
-                var line = "\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(TerminalText.shown(e.title))"
-                if !e.tags.isEmpty { line += "  " + Terminal.accent(e.tags.map { "#" + $0 }.joined(separator: " ")) }
-                Terminal.out(line)
-            }
+            for e in entries { Terminal.out(Ls.line(e)) }
         }
         if entries.isEmpty { throw DaybookError.nothing("") }
+    }
+
+    /// An entry's line: date, time, title, tags.
+    static func line(_ e: Entry) -> String {
+        let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
+        var line = "\(Terminal.dim(e.date.day.description)) \(Terminal.dim(time))  \(TerminalText.shown(e.title))"
+        if !e.tags.isEmpty { line += "  " + Terminal.accent(e.tags.map { "#" + $0 }.joined(separator: " ")) }
+        return line
     }
 }
