@@ -280,8 +280,11 @@ def test_export_qdpx_makes_each_participant_a_case_with_variables(study, tmp_pat
     # p01 and p02 both have 2026-11-16-0900-morning: two sources, each in its own case.
     assert "p01/2026-11-16-0900-morning" in cases["p01"][1] and "p02/2026-11-16-0900-morning" in cases["p02"][1]
     assert len({s.get("guid") for s in sources.values()}) == 12
-    coded = [sel.get("name") for sel in root.iter("{urn:QDA-XML:project:1.0}PlainTextSelection")]
+    selections = list(root.iter("{urn:QDA-XML:project:1.0}PlainTextSelection"))
+    coded = [sel.get("name") for sel in selections if sel.get("name") is not None]
     assert sorted(coded) == ["Relief", "The login failed", "the login failed again"]
+    # Whole-entry codings are selections of the whole text, from 0, with no quote for a name.
+    assert all(sel.get("startPosition") == "0" for sel in selections if sel.get("name") is None)
     only = tmp_path / "leeds.qdpx"
     study.ok("export", "qdpx", "-o", only, "--attribute", "site=Leeds")
     with zipfile.ZipFile(only) as z:
