@@ -324,3 +324,37 @@ def test_a_remote_that_goes_back_in_time_is_refused(two):
     assert r.rc == 2 and "went back to an older state" in r.err and "nothing was merged" in r.err, r
     assert state(b)[:2] == before[:2]
     assert titles(b) == ["First", "Kept on b", "Second"]
+
+
+def test_a_purge_replaces_the_sealed_history_and_reaches_the_other_machine(two):
+    """Purge over an encrypted remote: A purges and syncs (a new sealed history of one pack); B,
+    with an unpushed entry, syncs and erases the entry from its own history; no object left on A
+    or B holds the purged words, and the remote's sealed packs are replaced, not added to."""
+    a, b = two
+    a.ok("new", "Quokka interview", "-m", "Zanzibar marmalade transcript", "--date", "2026-11-20 08:00")
+    a.ok("new", "Keep this", "-m", "ordinary notes", "--date", "2026-11-20 09:00")
+    a.ok("sync")
+    b.ok("sync")
+    b.ok("new", "Written on B", "-m", "delta from b", "--date", "2026-11-21 10:00")
+    packs_before = set(subprocess.run(["git", "ls-tree", "-r", "--name-only", "main"], cwd=a.bare, capture_output=True,
+                                      text=True, check=True).stdout.split())
+    victim = next(e["id"] for e in a.ok("ls", "--json").json() if e["title"] == "Quokka interview")
+    a.ok("purge", victim, "--yes")
+    r = a.ok("sync")
+    assert "replaced" in r.err, r.err
+    packs_after = set(subprocess.run(["git", "ls-tree", "-r", "--name-only", "main"], cwd=a.bare, capture_output=True,
+                                     text=True, check=True).stdout.split())
+    # One new root with one pack: none of the packs that held the entry is in the new tree.
+    assert not (packs_before & packs_after - {"manifest"}), (packs_before, packs_after)
+    assert subprocess.run(["git", "rev-list", "--count", "main"], cwd=a.bare, capture_output=True, text=True,
+                          check=True).stdout.strip() == "1"
+    r = b.ok("sync")
+    assert "erased 1 entry another machine purged" in r.err, r.err
+    a.ok("sync")
+    for d in (a, b):
+        assert titles(d) == ["Keep this", "Written on B"], d.path
+        objects = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=d.path, capture_output=True,
+                                 check=True).stdout
+        for w in ("Zanzibar", "marmalade", "Quokka interview"):
+            assert w.encode() not in objects, (d.path, w)
+        assert d.git("status", "--porcelain") == ""

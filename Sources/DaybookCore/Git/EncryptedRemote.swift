@@ -126,7 +126,10 @@ final class EncryptedRemote {
         }
         let packFolder = try entries["packs"].map { try mirror.treeEntries(tree: $0.id) } ?? [:]
         var packs: [Data] = []
-        for pack in opened.packs where !state.indexed.contains(pack.name) {
+        // A purge here deleted objects read from the remote before: every pack is read again (the
+        // purge's reconcile then erases the entry from them, as from a plain remote's history).
+        let indexed = opened.refs.values.allSatisfy(repo.hasCommit) ? Set(state.indexed) : []
+        for pack in opened.packs where !indexed.contains(pack.name) {
             guard let blob = packFolder[pack.name], !blob.isTree else {
                 throw fail("the manifest names pack \(pack.name), which is not on the remote (a half-written push)")
             }
