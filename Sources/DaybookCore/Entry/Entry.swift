@@ -175,7 +175,7 @@ public struct EntryParser {
                 }
                 for item in items {
                     // `tags: true` is YAML's true, not a tag someone meant to write.
-                    guard let raw = item.scalar?.string, YAML.value(item) != .bool(true), YAML.value(item) != .bool(false) else {
+                    guard let raw = item.scalar?.string, !YAML.isBool(item) else {
                         problem(item, "a tag must be text (got \(item.scalar.map { "`\(EntryParser.clipped($0.string))`" } ?? "a \(kindName(item))"))"); continue
                     }
                     let t = Tag.normalize(raw)

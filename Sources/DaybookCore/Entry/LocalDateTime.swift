@@ -183,6 +183,39 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// `parse`, and what a daylight-saving change did to a time given without an offset.
     public static func parseNotingClockChange(_ text: String, timeZone: TimeZone) -> (time: LocalDateTime, note: ClockChange?)? {
+        if let t = canonical(text) { return (t, nil) }
+        return parseAnyForm(text, timeZone: timeZone)
+    }
+
+    /// The form daybook writes, `YYYY-MM-DDTHH:MM:SS+HH:MM` (or `Z`), read from its bytes: the
+    /// same answer as `parseAnyForm`, without its trimming and splitting. Nil for any other text.
+    static func canonical(_ text: String) -> LocalDateTime? {
+        var text = text
+        return text.withUTF8 { b -> LocalDateTime? in
+            guard b.count == 20 || b.count == 25 else { return nil }
+            func digits(_ at: Int) -> Int? {
+                let x = Int(b[at]) - 48, y = Int(b[at + 1]) - 48
+                return (0...9).contains(x) && (0...9).contains(y) ? x * 10 + y : nil
+            }
+            guard b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+                  let h = digits(11), let m = digits(14), let sec = digits(17), h < 24, m < 60, sec < 60,
+                  let day = LocalDay.parse(Substring(String(decoding: UnsafeBufferPointer(rebasing: b[0..<10]), as: UTF8.self)))
+            else { return nil }
+            let offset: Int
+            if b.count == 20 {
+                guard b[19] == UInt8(ascii: "Z") else { return nil }
+                offset = 0
+            } else {
+                guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
+                      let oh = digits(20), let om = digits(23), oh <= 18, om < 60 else { return nil }
+                offset = (b[19] == UInt8(ascii: "-") ? -1 : 1) * (oh * 3600 + om * 60)
+            }
+            return LocalDateTime(day: day, secondOfDay: h * 3600 + m * 60 + sec, offset: offset)
+        }
+    }
+
+    /// Every form `parse` takes.
+    static func parseAnyForm(_ text: String, timeZone: TimeZone) -> (time: LocalDateTime, note: ClockChange?)? {
         let s = Substring(text.trimmingCharacters(in: .whitespaces))
         guard s.count >= 10, let day = LocalDay.parse(s.prefix(10)) else { return nil }
         var rest = s.dropFirst(10)

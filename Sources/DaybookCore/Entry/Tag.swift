@@ -3,12 +3,21 @@ import Foundation
 
 public enum Tag {
     public static func isTagCharacter(_ u: Unicode.Scalar) -> Bool {
-        u.properties.isAlphabetic || CharacterSet.decimalDigits.contains(u) || u == "_" || u == "-" || u == "/"
+        // ASCII, most tags, without a Unicode property look-up (the same answer: ASCII's
+        // alphabetic characters are A–Z and a–z, its decimal digits 0–9).
+        if u.value < 0x80 {
+            let b = UInt8(u.value)
+            return (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+                || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "/")
+        }
+        return u.properties.isAlphabetic || CharacterSet.decimalDigits.contains(u)
     }
 
     /// A tag as daybook writes it: lowercase, no leading `#`.
     public static func normalize(_ s: String) -> String {
-        var t = s.trimmingCharacters(in: .whitespaces)
+        // Trimming asks Foundation only when an end could be whitespace.
+        let ends = [s.utf8.first, s.utf8.last].compactMap { $0 }
+        var t = ends.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) ? s : s.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("#") { t.removeFirst() }
         return t.lowercased()
     }

@@ -94,6 +94,13 @@ public enum YAML {
         }
     }
 
+    /// Whether `value` reads a node as a boolean, asked without resolving it as a number.
+    static func isBool(_ node: Node) -> Bool {
+        guard case let .scalar(s) = node, s.style != .singleQuoted, s.style != .doubleQuoted, s.style != .literal,
+              s.style != .folded, decimal(s.string) == nil else { return false }
+        return node.null == nil && node.bool != nil
+    }
+
     static func scalarValue(_ s: Node.Scalar) -> JSONValue {
         let quoted = s.style == .singleQuoted || s.style == .doubleQuoted || s.style == .literal || s.style == .folded
         if quoted { return .string(s.string) }

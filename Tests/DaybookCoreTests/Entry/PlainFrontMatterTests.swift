@@ -104,3 +104,55 @@ final class PlainFrontMatterTests: XCTestCase {
         return o.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }.joined(separator: "\n")
     }
 }
+
+/// The byte reader of daybook's own date form must agree with the reader of every form.
+final class CanonicalDateTests: XCTestCase {
+    func testAgreesWithTheGeneralReader() {
+        var rng = SplitMix64(seed: 7)
+        let zone = TimeZone(identifier: "Europe/Vienna")!
+        let pieces = ["2026", "1999", "0000", "-", "11", "02", "13", "29", "30", "31", "00", "T", "t", " ", ":", "23", "24", "59",
+                      "60", "+", "01", "18", "19", "Z", "z", ".5", "x", "٣", "1"]
+        var canonical = 0
+        for n in 0..<20000 {
+            var s: String
+            if n % 4 == 0 {
+                // daybook's own form with values drawn across their whole ranges.
+                let two = { (limit: UInt64) in String(format: "%02d", Int(rng.next() % limit)) }
+                s = "\(1900 + rng.next() % 200)-\(two(13))-\(two(32))T\(two(25)):\(two(61)):\(two(61))"
+                    + (rng.next() % 5 == 0 ? "Z" : "\(rng.next() % 2 == 0 ? "+" : "-")\(two(20)):\(two(61))")
+            } else if n % 2 == 0 {
+                // Near daybook's form: each field drawn from values in and out of range.
+                let f = { (a: [String]) in a[Int(rng.next() % UInt64(a.count))] }
+                s = f(["2026", "1999", "2024", "0000", "20x6"]) + "-" + f(["11", "02", "13", "00"]) + "-" + f(["21", "29", "30", "31", "00"])
+                    + f(["T", "T", "t", " "]) + f(["00", "09", "23", "24"]) + ":" + f(["00", "30", "59", "60"]) + ":" + f(["00", "59", "60"])
+                    + f(["+01:00", "-05:30", "+18:00", "+19:00", "+01:60", "Z", "z", "+0100", "", "+01:00 "])
+            } else {
+                s = (0..<Int(rng.next() % 12)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            }
+            if LocalDateTime.canonical(s) != nil { canonical += 1 }
+            let fast = LocalDateTime.parseNotingClockChange(s, timeZone: zone)
+            let general = LocalDateTime.parseAnyForm(s, timeZone: zone)
+            XCTAssertEqual(fast?.time, general?.time, s)
+            XCTAssertEqual(fast?.note == nil, general?.note == nil, s)
+        }
+        XCTAssertGreaterThan(canonical, 1000)
+    }
+}
+
+/// Tags told from ASCII bytes must be the tags Unicode's properties give.
+final class TagCharacterTests: XCTestCase {
+    func testASCIIAgreesWithUnicodeProperties() {
+        for v in 0..<0x80 {
+            let u = Unicode.Scalar(UInt8(v))
+            let general = u.properties.isAlphabetic || CharacterSet.decimalDigits.contains(u) || u == "_" || u == "-" || u == "/"
+            XCTAssertEqual(Tag.isTagCharacter(u), general, "U+\(String(v, radix: 16))")
+        }
+        for s in ["Ward", " ward ", "#Ward", "\u{A0}ward", "wárd", "\tward", "ward\n", ""] {
+            XCTAssertEqual(Tag.normalize(s), {
+                var t = s.trimmingCharacters(in: .whitespaces)
+                if t.hasPrefix("#") { t.removeFirst() }
+                return t.lowercased()
+            }(), s.debugDescription)
+        }
+    }
+}
