@@ -96,7 +96,9 @@ public struct REFIProject {
     /// Parses the XML; `root` is the element the file must start with.
     static func parse(_ data: Data, path: String, root: String) throws -> REFIProject {
         let reader = Reader(path: path, root: root)
-        let parser = XMLParser(data: data)
+        // Fed to libxml2 a buffer at a time: handed as one piece, a project past a few tens of MB
+        // (the export of a 100,000-entry diary is 58 MB) is refused as "not well-formed" at its end.
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.delegate = reader
         let ok = parser.parse()

@@ -29,6 +29,22 @@ final class REFIProjectTests: XCTestCase {
     </Project>
     """
 
+    /// The export of a 100,000-entry diary is a 58 MB project.qde: handed to libxml2 as one piece,
+    /// a document past its 10 MB look-up limit was refused as not well-formed at its last line.
+    func testReadsAProjectLargerThanLibxmlsSingleChunkLimit() throws {
+        var xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Project xmlns=\"urn:QDA-XML:project:1.0\" name=\"big\"><Sources>\n"
+        let filler = String(repeating: "words of a diary entry ", count: 20)
+        var n = 0
+        while xml.utf8.count < 12_000_000 {
+            xml += "<TextSource guid=\"s\(n)\" name=\"e\(n)\"><Description>\(filler)</Description></TextSource>\n"
+            n += 1
+        }
+        xml += "</Sources></Project>\n"
+        let p = try REFIProject.parse(Data(xml.utf8), path: "big.qde", root: "Project")
+        XCTAssertEqual(p.sources.count, n)
+        XCTAssertEqual(p.sources.last?.name, "e\(n - 1)")
+    }
+
     func testReadsUsersCodeTreeSourcesSelectionsAndNotes() throws {
         let p = try REFIProject.parse(Data(qde.utf8), path: "p.qdpx/project.qde", root: "Project")
         XCTAssertEqual(p.users["aaaaaaaa-0000-4000-8000-000000000001"], "Anna", "GUIDs compare in lowercase")
