@@ -1,6 +1,6 @@
-// The front matter most entries have — one `key: value` per line — read without libyaml into the
-// nodes Yams would compose from it. Anything else (comments, block lists, nested mappings, escapes,
-// anchors, tabs) is left to Yams.
+// The front matter most entries have — one `key: value` per line, and lists such as `codes:`
+// indented under their key — read without libyaml into the nodes Yams would compose from it.
+// Anything else (comments, deeper nesting, flow mappings, escapes, anchors, tabs) is left to Yams.
 import Yams
 
 enum PlainFrontMatter {

@@ -42,7 +42,7 @@ public struct EntryReference {
     func files(idPrefix prefix: String) -> [String] {
         var out: [String] = []
         diary.forEachEntryFolder { dir, folder, names in
-            for name in names where name.hasSuffix(".md") && name.hasPrefix(prefix) {
+            for name in names where name.hasSuffix(".md") && name.hasPrefix(prefix) && name.dropLast(3).hasPrefix(prefix) {
                 let rel = dir + "/" + name
                 if Diary.isEntryPath(rel), folder.stamp(name) != nil { out.append(rel) }
             }
