@@ -16,8 +16,8 @@ public enum Tag {
     /// A tag as daybook writes it: lowercase, no leading `#`.
     public static func normalize(_ s: String) -> String {
         // Trimming asks Foundation only when an end could be whitespace.
-        let ends = [s.utf8.first, s.utf8.last].compactMap { $0 }
-        var t = ends.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) ? s : s.trimmingCharacters(in: .whitespaces)
+        let plainEnd = { (c: UInt8?) in c.map { $0 > 0x20 && $0 < 0x80 } ?? true }
+        var t = plainEnd(s.utf8.first) && plainEnd(s.utf8.last) ? s : s.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("#") { t.removeFirst() }
         return t.lowercased()
     }
