@@ -302,3 +302,24 @@ def test_before_sync_the_commands_say_to_sync(tmp_path):
         assert s.d.run("study", "ls", cwd=tmp_path).rc == 2  # no study.yml here or above
     finally:
         s.close()
+
+
+def test_participants_read_at_once_report_in_study_order(study):
+    """The participants' diaries are read on both cores; each one's warnings still come in
+    study.yml's order, the same on every run."""
+    broken = []
+    for pid in ("p03", "p01", "p02"):
+        f = study.folder / "participants" / pid / "entries/2026/11" / f"2026-11-19-0700-broken-{pid}.md"
+        f.write_text("---\ntitle: [unclosed\n---\nWords.\n")
+        broken.append(f)
+    try:
+        runs = [study.run("stats") for _ in range(3)]
+        assert all(r.rc == 0 for r in runs), runs[0]
+        named = [line for line in runs[0].err.splitlines() if "broken-" in line]
+        assert [pid for line in named for pid in ("p01", "p02", "p03") if f"broken-{pid}" in line] == ["p01", "p02", "p03"], runs[0].err
+        assert all(".md:3:1: warning: invalid YAML" in line for line in named), named  # file, line, what
+        assert runs[1].err == runs[0].err == runs[2].err
+        assert runs[0].out.splitlines()[-1].split()[:2] == ["all", "12"]
+    finally:
+        for f in broken:
+            f.unlink()

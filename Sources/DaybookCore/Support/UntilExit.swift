@@ -8,8 +8,13 @@ public enum UntilExit {
     /// False in a process that runs for long and reads again and again (`daybook serve`, the
     /// language server): there, what a request read is freed when the request is done.
     nonisolated(unsafe) public static var isEnabled = true
+    /// `study` reads its participants' diaries on every core, each keeping what it read.
+    private static let lock = NSLock()
 
     public static func keep(_ value: Any) {
-        if isEnabled { kept.append(value) }
+        guard isEnabled else { return }
+        lock.lock()
+        kept.append(value)
+        lock.unlock()
     }
 }

@@ -10,7 +10,7 @@ final class ProgressBar {
     private var lastDraw = Date.distantPast
     private var drawn = false
 
-    init(_ label: String, enabled: Bool = Terminal.stderrIsTerminal) {
+    init(_ label: String, enabled: Bool = Terminal.stderrIsTerminal && !Terminal.isHoldingMessages) {
         self.label = label
         self.enabled = enabled
     }

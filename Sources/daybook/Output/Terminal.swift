@@ -56,9 +56,31 @@ enum Terminal {
     }
 
     static func writeErr(_ s: String) {
-        flush()
         let line = s.hasSuffix("\n") ? s : s + "\n"
+        if let held = Held.current {
+            held.lines.append(line)
+            return
+        }
+        flush()
         _ = line.withCString { fputs($0, stderr) }
+    }
+
+    /// What `body` writes to stderr on this thread, held back instead of written, so work done on
+    /// several threads at once (one participant of a study each) reports in a fixed order.
+    static func holdingMessages<T>(_ body: () throws -> T) -> (result: Result<T, Error>, messages: [String]) {
+        let held = Held()
+        Thread.current.threadDictionary[Held.key] = held
+        defer { Thread.current.threadDictionary.removeObject(forKey: Held.key) }
+        return (Result { try body() }, held.lines)
+    }
+
+    /// Whether this thread's stderr is held back (no progress bar is drawn then).
+    static var isHoldingMessages: Bool { Held.current != nil }
+
+    private final class Held {
+        static let key = "daybook.held-messages"
+        var lines: [String] = []
+        static var current: Held? { Thread.current.threadDictionary[key] as? Held }
     }
 
     /// A confirmation or note on stderr.

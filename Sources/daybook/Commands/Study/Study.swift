@@ -79,14 +79,36 @@ struct StudyDiaries {
     }
 
     /// Each open diary's result, or its error reported (the participant then counts as failed).
+    /// The diaries are read on every core, one participant at a time each; what each writes to
+    /// stderr (warnings, errors) is shown afterwards in study.yml's order, so the output is the
+    /// same as one at a time.
     mutating func map<T>(_ body: (Participant, Diary) throws -> T) -> [(participant: Participant, diary: Diary, value: T)] {
+        let open = self.open
+        var outcomes = [(result: Result<T, Error>, messages: [String])?](repeating: nil, count: open.count)
+        let bar = ProgressBar("reading participants"), lock = NSLock()
+        var done = 0
+        outcomes.withUnsafeMutableBufferPointer { slots in
+            let slots = slots
+            DispatchQueue.concurrentPerform(iterations: open.count) { k in
+                slots[k] = Terminal.holdingMessages { try body(open[k].participant, open[k].diary) }
+                lock.lock()
+                done += 1
+                if open.count > 1 { bar.update(done, of: open.count) }
+                lock.unlock()
+            }
+        }
+        bar.finish()
         var out: [(Participant, Diary, T)] = []
-        for (p, d) in open {
-            do { out.append((p, d, try body(p, d))) } catch let e as DaybookError {
+        for ((p, d), outcome) in zip(open, outcomes) {
+            guard let outcome else { continue }
+            outcome.messages.forEach(Terminal.writeErr)
+            switch outcome.result {
+            case let .success(value): out.append((p, d, value))
+            case let .failure(e as DaybookError):
                 Terminal.error(DaybookError(e.kind, "participant \(p.id): " + e.message, at: e.location))
                 failed.append(p.id)
-            } catch {
-                Terminal.error(DaybookError(.io, "participant \(p.id): \(error)"))
+            case let .failure(e):
+                Terminal.error(DaybookError(.io, "participant \(p.id): \(e)"))
                 failed.append(p.id)
             }
         }
