@@ -24,36 +24,51 @@ public struct Prose: Sendable {
     /// words, and it has no heading and no tag. Nil for anything else.
     static func plain(_ text: String) -> Prose? {
         var text = text
-        let isPlain = text.withUTF8 { b -> Bool in
-            var lineStart = true
-            for (i, c) in b.enumerated() {
-                if lineStart {
-                    switch c {
-                    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="),
-                         UInt8(ascii: "0")...UInt8(ascii: "9"): return false
-                    default: break
-                    }
-                }
-                switch c {
-                case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                     UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "~"),
-                     UInt8(ascii: "@"), UInt8(ascii: ":"):
-                    return false
-                case UInt8(ascii: "."):
+        var words = 0, ascii = true
+        let isPlain = text.withUTF8 { b in
+            Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
+                var lineStart = true, inWord = false, hasAlnum = false
+                for i in 0..<b.count {
+                    let c = b[i], k = table[Int(c)]
+                    if k & Prose.markup != 0 || (lineStart && k & Prose.startsBlock != 0) { return false }
                     // `www.` starts an autolink.
-                    if i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"), (b[i - 3] | 0x20) == UInt8(ascii: "w") {
+                    if k & Prose.dot != 0, i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"),
+                       (b[i - 3] | 0x20) == UInt8(ascii: "w") {
                         return false
                     }
-                case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F:
-                    return false
-                default: break
+                    // Words as `countWords` counts them, while the text is ASCII.
+                    if c >= 0x80 { ascii = false }
+                    if k & Prose.space != 0 {
+                        if inWord && hasAlnum { words += 1 }
+                        inWord = false; hasAlnum = false
+                    } else {
+                        inWord = true
+                        if k & Prose.alnum != 0 { hasAlnum = true }
+                    }
+                    lineStart = c == UInt8(ascii: "\n")
                 }
-                lineStart = c == UInt8(ascii: "\n")
+                if inWord && hasAlnum { words += 1 }
+                return true
             }
-            return true
         }
-        return isPlain ? Prose(words: Prose.countWords(text)) : nil
+        return isPlain ? Prose(words: ascii ? words : Prose.countWords(text)) : nil
     }
+
+    // What each byte is to `plain` and `countWords`, one table look-up instead of a chain of tests.
+    private static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16
+    private static let byteClasses: [UInt8] = {
+        var t = [UInt8](repeating: 0, count: 256)
+        // Characters that start markup (emphasis, code, links, HTML, entities, escapes, tags,
+        // tables, autolinks), and control characters.
+        for c in "\\`*_[]<>#&|~@:".utf8 { t[Int(c)] |= markup }
+        for c in [0x00...0x08, 0x0B...0x0C, 0x0E...0x1F, 0x7F...0x7F].joined() { t[c] |= markup }
+        // At the start of a line: an indented block, a list item, a heading underline.
+        for c in " \t-+=0123456789".utf8 { t[Int(c)] |= startsBlock }
+        t[Int(UInt8(ascii: "."))] |= dot
+        for c in [0x20...0x20, 0x09...0x0D].joined() { t[c] |= space }
+        for c in "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8 { t[Int(c)] |= alnum }
+        return t
+    }()
 
     public init(document: MarkdownNode) {
         var walk = Walk()
@@ -133,10 +148,29 @@ public struct Prose: Sendable {
 
     /// Words: runs of non-space characters that hold at least one letter or digit.
     public static func countWords(_ s: String) -> Int {
+        // ASCII text (most prose) is counted from its bytes with the table of `plain`.
+        var text = s
+        if let n = text.withUTF8({ b in
+            Prose.byteClasses.withUnsafeBufferPointer { table -> Int? in
+                var n = 0
+                var inWord = false, hasAlnum = false
+                for c in b {
+                    if c >= 0x80 { return nil }
+                    if table[Int(c)] & Prose.space != 0 {
+                        if inWord && hasAlnum { n += 1 }
+                        inWord = false; hasAlnum = false
+                    } else {
+                        inWord = true
+                        if table[Int(c)] & Prose.alnum != 0 { hasAlnum = true }
+                    }
+                }
+                return inWord && hasAlnum ? n + 1 : n
+            }
+        }) { return n }
         var n = 0
         var inWord = false, hasAlnum = false
         for u in s.unicodeScalars {
-            // ASCII answers without a Unicode property look-up (most prose is ASCII).
+            // ASCII answers without a Unicode property look-up.
             let space: Bool, alnum: Bool
             if u.value < 0x80 {
                 let b = UInt8(u.value)

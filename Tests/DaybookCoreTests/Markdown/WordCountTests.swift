@@ -5,6 +5,39 @@ import XCTest
 final class WordCountTests: XCTestCase {
     func words(_ text: String) -> Int { Prose(markdown: text).words }
 
+    /// The rule `countWords` states, from Unicode properties alone: runs of non-space characters
+    /// holding a letter or a digit. Its byte table for ASCII must agree with it.
+    func referenceCount(_ s: String) -> Int {
+        var n = 0, inWord = false, hasAlnum = false
+        for u in s.unicodeScalars {
+            let space = u.properties.isWhitespace && (u.value >= 0x80 || u.value == 0x20 || (0x09...0x0D).contains(u.value))
+            if space {
+                if inWord && hasAlnum { n += 1 }
+                inWord = false; hasAlnum = false
+            } else {
+                inWord = true
+                if u.properties.isAlphabetic || u.properties.numericType != nil { hasAlnum = true }
+            }
+        }
+        return inWord && hasAlnum ? n + 1 : n
+    }
+
+    func testEveryASCIICharacterIsCountedAsTheUnicodeRuleSays() {
+        for v in 0..<128 {
+            let c = String(Unicode.Scalar(UInt8(v)))
+            for s in [c, "x" + c + "y", c + c + " " + c, "- " + c, "é" + c + "é"] {
+                XCTAssertEqual(Prose.countWords(s), referenceCount(s), "byte \(v) in \(s.debugDescription)")
+                if let plain = Prose.plain(s) { XCTAssertEqual(plain.words, referenceCount(s), "plain, byte \(v)") }
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "9", " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", ".", ",", "-", "é", "日本", "\u{00A0}", "\u{2003}", "٣", "🙂"]
+        for _ in 0..<2000 {
+            let s = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            XCTAssertEqual(Prose.countWords(s), referenceCount(s), s.debugDescription)
+        }
+    }
+
     func testMarkupIsNotWords() {
         XCTAssertEqual(words("# Heading here\n\n**bold** _it_ ~~gone~~\n\n- item one\n- [ ] task two\n\n---\n"), 2 + 3 + 2 + 2)
         XCTAssertEqual(words("> quoted words here\n"), 3)
