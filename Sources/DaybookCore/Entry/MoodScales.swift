@@ -28,8 +28,13 @@ public struct MoodScales: Sendable {
     }
 
     public func onDiaryScale(_ mood: Int, from own: ClosedRange<Int>) -> Double {
-        guard own != diary, own.count > 1 else { return Double(mood) }
-        let fraction = Double(mood - own.lowerBound) / Double(own.upperBound - own.lowerBound)
+        onDiaryScale(Double(mood), from: own)
+    }
+
+    /// A mood (or an average of moods) on scale `own`, put on the diary's.
+    public func onDiaryScale(_ mood: Double, from own: ClosedRange<Int>) -> Double {
+        guard own != diary, own.count > 1 else { return mood }
+        let fraction = (mood - Double(own.lowerBound)) / Double(own.upperBound - own.lowerBound)
         return Double(diary.lowerBound) + fraction * Double(diary.upperBound - diary.lowerBound)
     }
 }

@@ -63,45 +63,106 @@ public struct Statistics: Sendable {
     /// The most weeks the sparkline of a summary covers.
     public static let sparklineWeeks = 52
 
+    /// What a summary is made from, gathered in one pass over entries. The tallies of several
+    /// sets of entries merge into the tally of all of them (`study stats`: one per participant,
+    /// gathered on every core).
+    public struct Tally: Sendable {
+        var entries = 0, words = 0, last7Days = 0
+        var days = Set<LocalDay>()
+        var first: LocalDateTime?, last: LocalDateTime?
+        var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
+        /// Entries per week, by the week's first day.
+        var perWeek: [LocalDay: Int] = [:]
+        var mood = Mean(), moodThisWeek = Mean(), moodLastWeek = Mean()
+        var field: FieldTally?
+        /// The scale the moods are on, and the first day of the weeks.
+        var scale: ClosedRange<Int>
+        var mondayFirst: Bool
+        var today: LocalDay
+    }
+
     /// The summary of `entries`; `top` tags and codes are kept, most used first.
     public func summary(_ entries: [Entry], top: Int = 10, field: String? = nil) -> Summary {
-        var s = Summary()
-        var days = Set<LocalDay>()
-        var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
+        Statistics.summary(tally(entries, field: field), top: top)
+    }
+
+    public func tally(_ entries: [Entry], field: String? = nil) -> Tally {
+        var t = Tally(scale: moodScales.diary, mondayFirst: mondayFirst, today: today)
         let thisWeek = today.startOfWeek(mondayFirst: mondayFirst)
-        var perWeek: [LocalDay: Int] = [:]
-        var fieldValues = field.map(FieldTally.init)
+        t.field = field.map(FieldTally.init)
         for e in entries {
-            s.entries += 1
-            s.words += e.words
-            days.insert(e.date.day)
-            if s.first.map({ e.date < $0 }) ?? true { s.first = e.date }
-            if s.last.map({ $0 < e.date }) ?? true { s.last = e.date }
-            if e.date.day <= today && e.date.day > today.adding(days: -7) { s.last7Days += 1 }
-            for t in e.tags { tagCounts[t, default: 0] += 1 }
-            for c in Set(e.codings.map(\.code)) { codeCounts[c, default: 0] += 1 }
+            t.entries += 1
+            t.words += e.words
+            t.days.insert(e.date.day)
+            if t.first.map({ e.date < $0 }) ?? true { t.first = e.date }
+            if t.last.map({ $0 < e.date }) ?? true { t.last = e.date }
+            if e.date.day <= today && e.date.day > today.adding(days: -7) { t.last7Days += 1 }
+            for tag in e.tags { t.tagCounts[tag, default: 0] += 1 }
+            for c in Set(e.codings.map(\.code)) { t.codeCounts[c, default: 0] += 1 }
             let week = e.date.day.startOfWeek(mondayFirst: mondayFirst)
-            perWeek[week, default: 0] += 1
+            t.perWeek[week, default: 0] += 1
             if let m = moodScales.onDiaryScale(e) {
-                s.mood.add(m)
-                if week == thisWeek { s.moodThisWeek.add(m) }
-                if week == thisWeek.adding(days: -7) { s.moodLastWeek.add(m) }
+                t.mood.add(m)
+                if week == thisWeek { t.moodThisWeek.add(m) }
+                if week == thisWeek.adding(days: -7) { t.moodLastWeek.add(m) }
             }
-            fieldValues?.add(e)
+            t.field?.add(e)
         }
-        s.days = days.count
-        s.tags = Statistics.top(tagCounts, top)
-        s.codes = Statistics.top(codeCounts, top)
+        return t
+    }
+
+    /// The tally of the entries of all `tallies`, moods put on `scale` (each tally's moods mapped
+    /// from its own scale, as MoodScales maps an entry's). Nil when they count weeks from
+    /// different days or as of different days, or hold a field: then only a pass over all the
+    /// entries gives their summary.
+    public static func merged(_ tallies: [Tally], scale: ClosedRange<Int>) -> Tally? {
+        guard let lead = tallies.first, tallies.allSatisfy({ $0.mondayFirst == lead.mondayFirst && $0.today == lead.today && $0.field == nil })
+        else { return nil }
+        var all = Tally(scale: scale, mondayFirst: lead.mondayFirst, today: lead.today)
+        let onto = MoodScales(diary: scale)
+        for t in tallies {
+            all.entries += t.entries
+            all.words += t.words
+            all.last7Days += t.last7Days
+            all.days.formUnion(t.days)
+            if let f = t.first, all.first.map({ f < $0 }) ?? true { all.first = f }
+            if let l = t.last, all.last.map({ $0 < l }) ?? true { all.last = l }
+            all.tagCounts.merge(t.tagCounts, uniquingKeysWith: +)
+            all.codeCounts.merge(t.codeCounts, uniquingKeysWith: +)
+            all.perWeek.merge(t.perWeek, uniquingKeysWith: +)
+            let map = { (v: Double) in onto.onDiaryScale(v, from: t.scale) }
+            all.mood.add(t.mood.mapped(map))
+            all.moodThisWeek.add(t.moodThisWeek.mapped(map))
+            all.moodLastWeek.add(t.moodLastWeek.mapped(map))
+        }
+        return all
+    }
+
+    /// The summary a tally makes; `top` tags and codes are kept, most used first.
+    public static func summary(_ t: Tally, top: Int = 10) -> Summary {
+        var s = Summary()
+        s.entries = t.entries
+        s.words = t.words
+        s.first = t.first
+        s.last = t.last
+        s.last7Days = t.last7Days
+        s.mood = t.mood
+        s.moodThisWeek = t.moodThisWeek
+        s.moodLastWeek = t.moodLastWeek
+        s.days = t.days.count
+        s.tags = Statistics.top(t.tagCounts, top)
+        s.codes = Statistics.top(t.codeCounts, top)
+        let thisWeek = t.today.startOfWeek(mondayFirst: t.mondayFirst)
         if let first = s.first?.day, let last = s.last?.day {
             // Up to this week while the diary is alive, so a pause shows; an old selection
             // (`--on 2019`) ends at its own last week instead of a year of empty weeks.
-            let lastWeek = last.startOfWeek(mondayFirst: mondayFirst)
-            let end = last <= today && last > today.adding(days: -365) ? thisWeek : lastWeek
-            let start = max(first.startOfWeek(mondayFirst: mondayFirst), end.adding(days: -7 * (Statistics.sparklineWeeks - 1)))
+            let lastWeek = last.startOfWeek(mondayFirst: t.mondayFirst)
+            let end = last <= t.today && last > t.today.adding(days: -365) ? thisWeek : lastWeek
+            let start = max(first.startOfWeek(mondayFirst: t.mondayFirst), end.adding(days: -7 * (Statistics.sparklineWeeks - 1)))
             s.weeksStart = start
-            s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { perWeek[LocalDay(ordinal: $0)] ?? 0 }
+            s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { t.perWeek[LocalDay(ordinal: $0)] ?? 0 }
         }
-        s.field = fieldValues
+        s.field = t.field
         return s
     }
 

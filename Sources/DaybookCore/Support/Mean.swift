@@ -18,4 +18,23 @@ public struct Mean: Sendable {
     }
 
     public var value: Double? { count == 0 ? nil : sum / Double(count) }
+
+    /// The values of both.
+    public mutating func add(_ other: Mean) {
+        count += other.count
+        sum += other.sum
+        if let m = other.min { min = Swift.min(min ?? m, m) }
+        if let m = other.max { max = Swift.max(max ?? m, m) }
+    }
+
+    /// The values put through `f`, which must be `a·v + b` with `a` > 0 (a change of scale).
+    public func mapped(_ f: (Double) -> Double) -> Mean {
+        guard count > 0 else { return self }
+        let b = f(0), a = f(1) - b
+        var out = self
+        out.sum = a * sum + b * Double(count)
+        out.min = min.map(f)
+        out.max = max.map(f)
+        return out
+    }
 }

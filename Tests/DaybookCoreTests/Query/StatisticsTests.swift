@@ -13,6 +13,46 @@ final class StatisticsTests: XCTestCase {
 
     var today: LocalDay { LocalDay(year: 2026, month: 11, day: 21)! } // a Saturday
 
+    /// `study stats` adds up each participant's tally: the result must be the summary of all
+    /// their entries in one pass, for any way of splitting them.
+    func testMergedTalliesGiveTheSummaryOfAllTheEntries() {
+        var rng = SystemRandomNumberGenerator()
+        let tags = ["work", "home", "ward", "a/b"], codes = ["trust", "care", "relief"]
+        for round in 0..<200 {
+            let entries = (0..<Int.random(in: 0...40, using: &rng)).map { _ -> Entry in
+                let day = LocalDay(year: 2026, month: 11, day: 21)!.adding(days: -Int.random(in: 0...500, using: &rng))
+                return entry("\(day) \(String(format: "%02d", Int.random(in: 0...23, using: &rng))):00", words: Int.random(in: 0...50, using: &rng),
+                             tags: Array(tags.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng))),
+                             mood: Bool.random(using: &rng) ? Int.random(in: 1...5, using: &rng) : nil,
+                             codes: Array(codes.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng))))
+            }
+            let stats = Statistics(today: today, mondayFirst: round % 2 == 0)
+            var parts: [[Entry]] = [[]]
+            for e in entries.shuffled(using: &rng) {
+                if Int.random(in: 0..<4, using: &rng) == 0 { parts.append([]) }
+                parts[parts.count - 1].append(e)
+            }
+            let whole = stats.summary(entries, top: 3)
+            guard let all = Statistics.merged(parts.map { stats.tally($0) }, scale: 1...5) else { return XCTFail("same week start") }
+            let merged = Statistics.summary(all, top: 3)
+            XCTAssertEqual(merged.json, whole.json, "round \(round), \(parts.count) parts")
+            XCTAssertEqual([merged.mood.min, merged.mood.max, merged.moodThisWeek.max], [whole.mood.min, whole.mood.max, whole.moodThisWeek.max])
+        }
+    }
+
+    func testMergedTalliesPutEachMoodOnTheLeadScaleAndRefuseDifferentWeeks() {
+        let five = Statistics(today: today, mondayFirst: true)
+        let ten = Statistics(today: today, mondayFirst: true, moodScales: MoodScales(diary: 1...10))
+        let a = five.tally([entry("2026-11-20 09:00", mood: 5)]), b = ten.tally([entry("2026-11-19 09:00", mood: 8), entry("2026-11-18 09:00", mood: 1)])
+        let all = Statistics.summary(Statistics.merged([a, b], scale: 1...5)!)
+        // 8 on 1–10 is 4.11 on 1–5 and 1 is 1: (5 + 4.111 + 1) / 3.
+        XCTAssertEqual(all.mood.value!, (5 + (1 + 7.0 / 9 * 4) + 1) / 3, accuracy: 1e-9)
+        XCTAssertEqual(all.mood.max!, 5, accuracy: 1e-9)
+        XCTAssertEqual(all.mood.min!, 1, accuracy: 1e-9)
+        let sundays = Statistics(today: today, mondayFirst: false).tally([entry("2026-11-17 09:00")])
+        XCTAssertNil(Statistics.merged([a, sundays], scale: 1...5), "weeks counted from different days")
+    }
+
     func testSummary() {
         let entries = [
             entry("2026-11-05 09:00", words: 4, tags: ["work"], mood: 1, codes: ["trust", "trust"]),

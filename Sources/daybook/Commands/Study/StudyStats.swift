@@ -10,7 +10,7 @@ struct StudyStats: ParsableCommand {
         discussion: """
         Each row is `daybook stats` of those entries. A group's or all participants' row counts the \
         entries of every member together: days are the calendar days on which any member wrote, the mood \
-        average is on the first member's mood scale.
+        average is on the first member's mood scale (each member's moods are put on it from their own diary's).
         """)
 
     @OptionGroup var output: StudyTableOptions
@@ -20,22 +20,31 @@ struct StudyStats: ParsableCommand {
 
     func run() throws {
         var diaries = try StudyDiaries(options, global)
-        let read = diaries.map { _, diary in try filters.entries(of: diary, bodies: false, parts: [.tags, .codings]) }
-        guard let first = read.first else { try diaries.finish(); throw DaybookError.nothing("") }
         func statistics(_ diary: Diary) -> Statistics {
             Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
         }
+        // Each participant's entries and their tally, on every core; groups and all merge tallies.
+        let read = diaries.map { _, diary in
+            let entries = try filters.entries(of: diary, bodies: false, parts: [.tags, .codings])
+            return (entries: entries, tally: statistics(diary).tally(entries))
+        }
+        guard !read.isEmpty else { try diaries.finish(); throw DaybookError.nothing("") }
+        /// The members' summary together, on the lead's mood scale and week.
+        func together(_ members: [(participant: Participant, diary: Diary, value: (entries: [Entry], tally: Statistics.Tally))]) -> Statistics.Summary {
+            let lead = members[0].diary
+            if let all = Statistics.merged(members.map(\.value.tally), scale: lead.moodScales.diary) { return Statistics.summary(all) }
+            return statistics(lead).summary(members.flatMap(\.value.entries))
+        }
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
         if let group = output.group {
-            for g in StudyDiaries.grouped(read, by: group) {
-                guard let lead = g.members.first else { continue }
+            for g in StudyDiaries.grouped(read, by: group) where !g.members.isEmpty {
                 rows.append(("\(group)=\(g.value)", [("group", .string(g.value)), ("participants", .array(g.members.map { .string($0.participant.id) }))],
-                             statistics(lead.diary).summary(g.members.flatMap(\.value))))
+                             together(g.members)))
             }
         } else {
-            rows = read.map { p, diary, entries in (p.id, StudyDiaries.json(p), statistics(diary).summary(entries)) }
+            rows = read.map { p, _, value in (p.id, StudyDiaries.json(p), Statistics.summary(value.tally)) }
         }
-        let all = statistics(first.diary).summary(read.flatMap(\.value))
+        let all = together(read)
         if output.json {
             Terminal.out(JSONValue.object([
                 ("rows", .array(rows.map { .object($0.head + [("stats", $0.summary.json)]) })), ("all", all.json),
