@@ -111,13 +111,15 @@ public final class Change {
     /// merged files equal HEAD's, so that `other` counts as merged from then on.
     @discardableResult
     public func commitMerge(_ message: String, with other: String) throws -> String? {
-        try repository.commit(paths: touched, message: message, mergeParent: other)
+        defer { recordInCache() }
+        return try repository.commit(paths: touched, message: message, mergeParent: other)
     }
 
     /// Moves the branch to `commit` when what this change wrote makes the files exactly that
     /// commit's (a fast-forward); false, and nothing moved, when they differ.
     public func fastForward(to commit: String) throws -> Bool {
-        try repository.fastForward(to: commit, paths: touched)
+        defer { recordInCache() }
+        return try repository.fastForward(to: commit, paths: touched)
     }
 
     /// Commits everything this change wrote, in one commit, and releases the lock. Nil when
@@ -126,6 +128,14 @@ public final class Change {
     public func commit(_ message: String) throws -> String? {
         defer { lock = nil }
         guard !touched.isEmpty else { return nil }
+        defer { recordInCache() }
         return try repository.commit(paths: touched, message: message)
+    }
+
+    /// Writes the records of the entries this change wrote into the entry cache, still under the
+    /// lock, so that the next reading command does not parse them nor write the cache (issue 19).
+    /// Done whether the commit went through or not: the files are written either way.
+    private func recordInCache() {
+        EntryCache.record(touched, in: diary)
     }
 }

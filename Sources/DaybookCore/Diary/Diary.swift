@@ -17,7 +17,7 @@ public final class Diary {
     /// the working folder is inside the diary, where each path is worked out on its own.
     private let displayPrefix: String?
     /// The root's path with a slash: file paths for thousands of reads without URL work.
-    private let rootPrefix: String
+    let rootPrefix: String
 
     public var entriesFolder: URL { root.appendingPathComponent("entries") }
     public var stateFolder: URL { root.appendingPathComponent(".daybook") }
@@ -309,15 +309,20 @@ public final class Diary {
 
     /// Reads one entry file.
     public func readEntry(_ rel: String) -> EntryParser.Outcome {
+        readEntry(rel, digest: false).outcome
+    }
+
+    /// Reads one entry file and, when asked, the digest of the bytes parsed (`EntryCache.digest`).
+    func readEntry(_ rel: String, digest: Bool) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
         guard let bytes = StrokeFile.read(path: rootPrefix + rel) else {
-            return EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
+            return (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))]), nil)
         }
         let data = Data(bytes.dropLast()) // the reader ends its bytes with a NUL for the stroke parser
         let inkRel = StrokeFile.path(ofEntry: rel)
         let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
         var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
-        return outcome
+        return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
     }
 
     /// Reads an entry from its text (an editor's unsaved buffer) as `readEntry` reads its file:

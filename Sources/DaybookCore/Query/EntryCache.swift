@@ -1,4 +1,6 @@
-// The entry cache under .daybook/: parsed metadata of every entry, validated by each file's stamp.
+// The entry cache under .daybook/: parsed metadata of every entry, validated by each file's stamp,
+// and for a file changed in the last moments by a digest of its bytes as well.
+import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +33,8 @@ public struct FileStamp: Equatable, Sendable {
     }
 
     /// Whether the file changed so recently that another change within the same clock tick would
-    /// leave the stamp as it is: such files are not cached (git's "racily clean" rule).
+    /// leave the stamp as it is (git's "racily clean" rule): the cache then keeps a digest of the
+    /// file's bytes with its record and compares it too.
     func isRacy(now: Int) -> Bool { max(mtime, ctime) >= now - FileStamp.racyWindow }
 
     /// Nanoseconds; tests shorten it to see the cache at work without waiting.
@@ -57,11 +60,30 @@ public struct FileStamp: Equatable, Sendable {
 /// ignored and rebuilt.
 ///
 /// The file holds one record per entry file, in the order of the entry walk: the path, the
-/// stamps of the entry and its stroke file, the entry's date, then the rest of the parsed entry
-/// (or its problems) as a payload that is decoded only when the entry is asked for. Loading reads
-/// the record headers only, so a command that needs the dates of 100,000 entries and the whole
-/// metadata of ten decodes ten payloads. A checksum over the whole file makes a damaged file
-/// count as no file.
+/// stamps of the entry and its stroke file, a digest of their bytes for a racy record, the
+/// entry's date, then the rest of the parsed entry (or its problems) as a payload that is decoded
+/// only when the entry is asked for. Loading reads the record headers only, so a command that
+/// needs the dates of 100,000 entries and the whole metadata of ten decodes ten payloads. A
+/// checksum over the whole file makes a damaged file count as no file.
+///
+/// Racy records (issue 19). A file whose stamp is within `FileStamp.racyWindow` of the moment its
+/// record is made could change again within the same clock tick and keep its stamp. Such a
+/// record carries the SHA-256 of the bytes that were parsed (the entry file, then its stroke
+/// file), and whoever finds its stamp unchanged reads the file(s) again and compares the digest
+/// (git compares a racily clean file's content the same way). The stamp alone never validates a
+/// record made while racy: a change in the record's tick could have happened after the parse and
+/// before the window closed. Once a digest is confirmed at a moment the stamp is no longer racy,
+/// no change can keep that stamp any more, and the record is written again without its digest
+/// (by the next write of the cache: a mutation's, or a reading command's that writes anyway or
+/// finds many such records).
+///
+/// A mutation writes its records itself (`EntryCache.record`, called by `Change` once it has
+/// written its files): the records of the entry files it changed are replaced, inserted or
+/// removed, every other record is copied as bytes, so the next reading command finds every
+/// record valid and writes nothing. A cache that is missing or made under other settings is left
+/// alone: the next reading command builds it. Records are right or wrong on their own (a stamp,
+/// a digest), so a reader that writes the cache at the same time as a mutation can only make the
+/// other's work go to waste, never make a record wrong.
 final class EntryCache: @unchecked Sendable {
     /// A record's header, read when the cache is loaded; offsets are into the file.
     struct Slot {
@@ -75,6 +97,9 @@ final class EntryCache: @unchecked Sendable {
         var offset: Int32
         var hasDate: Bool
         var payload: Int32
+        /// Where the record's digest flag is (the digest's 32 bytes follow it when it is 1).
+        var digest: Int32
+        var hasDigest: Bool
         /// The whole record, copied as it is when the cache is written again.
         var record: Int32
         var recordEnd: Int32
@@ -87,26 +112,41 @@ final class EntryCache: @unchecked Sendable {
         var ink: FileStamp?
         var entry: Entry?
         var problems: [DaybookError]
+        /// The digest of the bytes parsed (`EntryCache.digest`); a racy file is cached only with it.
+        var digest: [UInt8]? = nil
         /// False when a problem lies outside the entry file (its stroke file): then the parse is
         /// not kept, so the warning comes again.
         var cacheable = true
     }
 
-    static let magic = "daybook-entry-cache 6\n"
+    static let magic = "daybook-entry-cache 7\n"
     let file: URL
     let fingerprint: String
     /// The cache file mapped read-only (the page cache's pages, not a copy), or the bytes this
     /// run wrote.
     private var map: CacheBytes?
     private var bytes: UnsafeBufferPointer<UInt8> { map?.bytes ?? UnsafeBufferPointer(start: nil, count: 0) }
-    private var slots: [Slot] = []
+    private(set) var slots: [Slot] = []
     private var inks: [FileStamp] = []
-    private let now = FileStamp.now
+    /// Taken before any file is stamped: a stamp racy against it is written with a digest.
+    let now = FileStamp.now
+    /// Whether a cache file of these settings was read (it may hold no record).
+    private(set) var loaded = false
+    /// Slots whose digest was confirmed while their stamps were no longer racy: written again
+    /// without it.
+    private var settled = Set<Int>()
+    /// How many settled records make a reading command write the cache that it would not write
+    /// otherwise (each costs every reading command one file read until then).
+    static let settleLimit = 256
     /// The slot expected next in walk order, and an index by path once the orders part.
     private var cursor = 0
     private var byPath: [String: Int]?
 
+    /// The diary's folder with a slash: where records' paths start.
+    let root: String
+
     init(diary: Diary) {
+        root = diary.rootPrefix
         file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
         fingerprint = EntryCache.fingerprint(diary)
         load()
@@ -146,12 +186,27 @@ final class EntryCache: @unchecked Sendable {
             if let found { cursor = found + 1 }
         }
         guard let k = found else { return nil }
-        let s = slots[k], f = walk.files[i]
-        guard s.stamp == f.stamp, (s.ink < 0 ? nil : inks[Int(s.ink)]) == f.ink else { return nil }
-        return k
+        let f = walk.files[i]
+        return valid(k, stamp: f.stamp, ink: f.ink, rel: { walk.rel(i) }) ? k : nil
     }
 
-    private func relBytes(_ s: Slot) -> UnsafeBufferPointer<UInt8> {
+    /// Whether slot k holds the file whose stamps are these now: the stamps match, and for a
+    /// racy record its digest matches the file's bytes read again.
+    func valid(_ k: Int, stamp: FileStamp, ink: FileStamp?, rel: () -> String) -> Bool {
+        let s = slots[k]
+        guard s.stamp == stamp, (s.ink < 0 ? nil : inks[Int(s.ink)]) == ink else { return false }
+        guard s.hasDigest else { return true }
+        let at = Int(s.digest) + 1
+        guard let now = EntryCache.digest(ofEntry: root + rel()),
+              now.elementsEqual(bytes[at..<(at + EntryCache.digestSize)]) else { return false }
+        if !stamp.isRacy(now: self.now), !(ink?.isRacy(now: self.now) ?? false) { settled.insert(k) }
+        return true
+    }
+
+    /// How many records were confirmed by their digest and can be written without it.
+    var settledCount: Int { settled.count }
+
+    func relBytes(_ s: Slot) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[Int(s.rel)..<Int(s.rel + s.relCount)])
     }
 
@@ -179,7 +234,7 @@ final class EntryCache: @unchecked Sendable {
 
     private func load() {
         guard let m = MappedFile(file.path) else { return }
-        adopt(m)
+        loaded = adopt(m)
     }
 
     /// Reads the record headers of a cache's bytes; any damage leaves the cache empty.
@@ -188,6 +243,7 @@ final class EntryCache: @unchecked Sendable {
         map = m
         slots = []
         inks = []
+        settled = []
         do {
             guard bytes.count > 8, bytes.count < Int(Int32.max) else { throw BinaryReader.Damaged() }
             let body = bytes.count - 8
@@ -209,13 +265,19 @@ final class EntryCache: @unchecked Sendable {
                     ink = Int32(inks.count)
                     inks.append(s)
                 }
+                let digest = r.offset
+                let hasDigest = try r.byte() == 1
+                if hasDigest {
+                    guard r.offset + EntryCache.digestSize <= body else { throw BinaryReader.Damaged() }
+                    r.offset += EntryCache.digestSize
+                }
                 var wall = 0, offset = 0
                 let hasDate = try r.byte() == 1
                 if hasDate { wall = try r.int(); offset = try r.int() }
                 let payload = try r.span()
                 out.append(Slot(rel: Int32(rel.lowerBound), relCount: Int32(rel.count), stamp: stamp, ink: ink, wall: wall,
                                 offset: Int32(clamping: offset), hasDate: hasDate, payload: Int32(payload.lowerBound),
-                                record: Int32(start), recordEnd: Int32(r.offset)))
+                                digest: Int32(digest), hasDigest: hasDigest, record: Int32(start), recordEnd: Int32(r.offset)))
             }
             guard r.offset == body else { throw BinaryReader.Damaged() }
             slots = out
@@ -247,27 +309,40 @@ final class EntryCache: @unchecked Sendable {
         return out
     }
 
-    /// Copies slot k into the next cache; returns its slot there.
+    /// Copies slot k into the next cache, without its digest once that is settled; returns its
+    /// slot there.
     func copy(_ k: Int, into out: inout Writer) -> Int {
-        out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(slots[k].record)..<Int(slots[k].recordEnd)]))
+        let s = slots[k]
+        if s.hasDigest, settled.contains(k) {
+            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.digest)]))
+            out.w.bytes.append(0)
+            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(Int(s.digest) + 1 + EntryCache.digestSize)..<Int(s.recordEnd)]))
+        } else {
+            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.recordEnd)]))
+        }
         out.count += 1
         return out.count - 1
     }
 
     /// Adds a fresh parse to the next cache and returns its slot there, or nil for a parse that is
-    /// not kept: racily clean files (changed in the last moments) and warnings about other files.
+    /// not kept: a racily clean file (changed in the last moments) without the digest of what was
+    /// parsed, and warnings about other files.
     func add(_ f: Fresh, into out: inout Writer) -> Int? {
-        guard f.cacheable, !f.stamp.isRacy(now: now), !(f.ink?.isRacy(now: now) ?? false) else { return nil }
+        var f = f
+        if !f.stamp.isRacy(now: out.now), !(f.ink?.isRacy(now: out.now) ?? false) { f.digest = nil }
+        else if f.digest == nil { return nil }
+        guard f.cacheable else { return nil }
         EntryCache.writeRecord(&out.w, f)
         out.count += 1
         return out.count - 1
     }
 
     /// Writes the next cache (atomically: a concurrent reader sees the old or the new file; not
-    /// flushed, since a damaged cache is only rebuilt) and reads on from it; the slots `copy` and
-    /// `add` returned are this cache's slots from now on. False when the bytes do not read back.
+    /// flushed, since a damaged cache is only rebuilt) and, unless told not to, reads on from it;
+    /// the slots `copy` and `add` returned are this cache's slots from now on. False when the
+    /// bytes do not read back.
     @discardableResult
-    func finish(_ out: Writer) -> Bool {
+    func finish(_ out: Writer, readBack: Bool = true) -> Bool {
         var out = out
         let n = UInt64(out.count)
         for k in 0..<8 { out.w.bytes[out.countAt + k] = UInt8(truncatingIfNeeded: n >> (8 * UInt64(k))) }
@@ -282,7 +357,26 @@ final class EntryCache: @unchecked Sendable {
         } catch {
             // A cache that cannot be written costs time, never correctness.
         }
-        return adopt(OwnedBytes(out.w.bytes))
+        return readBack ? adopt(OwnedBytes(out.w.bytes)) : true
+    }
+
+    static let digestSize = 32
+
+    /// The digest a racy record keeps: SHA-256 (swift-crypto) of the entry file's bytes as
+    /// `StrokeFile.read` gives them, then a flag and the stroke file's, when there is one.
+    static func digest(entry: [UInt8], ink: [UInt8]?) -> [UInt8] {
+        var h = SHA256()
+        h.update(data: entry)
+        h.update(data: [ink == nil ? 0 : 1])
+        if let ink { h.update(data: ink) }
+        return Array(h.finalize())
+    }
+
+    /// The digest of the entry file at `path` (absolute) and its stroke file as they are now; nil
+    /// when the entry file cannot be read.
+    static func digest(ofEntry path: String) -> [UInt8]? {
+        guard let entry = StrokeFile.read(path: path) else { return nil }
+        return digest(entry: entry, ink: StrokeFile.read(path: String(path.dropLast(3)) + ".strokes.json"))
     }
 
     /// The checksum the file ends with, over everything before it.
@@ -298,6 +392,7 @@ final class EntryCache: @unchecked Sendable {
         w.string(f.rel)
         f.stamp.write(&w)
         w.optional(f.ink) { $1.write(&$0) }
+        w.optional(f.digest) { w, d in w.bytes.append(contentsOf: d) }
         w.optional(f.entry?.date) { w, d in w.int(d.wallSeconds); w.int(d.offset) }
         var payload = BinaryWriter()
         if let e = f.entry { writeEntry(&payload, e) } else { payload.array(f.problems) { writeProblem(&$0, $1) } }

@@ -128,13 +128,14 @@ extension Diary {
         }
         // The next cache is written as the files are gone through, so fresh parses (every entry,
         // on a cold cache) are encoded and dropped rather than all held in memory.
-        var writer = !misses.isEmpty || cache.count != files.count ? cache.writer() : nil
+        // Records confirmed by their digest are written again without it once there are many.
+        var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit ? cache.writer() : nil
         var diagnostics: [Diagnostic] = []
         var parsedEntries: [Int: Entry] = [:]
         var items: [EntrySnapshot.Item] = []
         items.reserveCapacity(files.count)
         var next = 0
-        func consume(upTo end: Int, parsed: (Int) -> EntryParser.Outcome?) {
+        func consume(upTo end: Int, parsed: (Int) -> (outcome: EntryParser.Outcome, digest: [UInt8]?)?) {
             while next < end {
                 let i = next
                 next += 1
@@ -153,12 +154,12 @@ extension Diary {
                     }
                     continue
                 }
-                guard let outcome = parsed(i) else { continue }
+                guard let (outcome, digest) = parsed(i) else { continue }
                 let f = files.files[i]
                 let shown = displayPath(files.rel(i))
                 // A problem of another file (a broken stroke file) is not cached: it is told again.
                 let fresh = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
-                                             cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
+                                             digest: digest, cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
                 diagnostics += outcome.problems.map { Diagnostic($0) }
                 let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
                 if let e = outcome.entry {
@@ -172,13 +173,15 @@ extension Diary {
         let chunk = 512
         for first in stride(from: 0, to: misses.count, by: chunk) {
             let count = min(chunk, misses.count - first)
-            var parsed = [EntryParser.Outcome?](repeating: nil, count: count)
+            var parsed = [(outcome: EntryParser.Outcome, digest: [UInt8]?)?](repeating: nil, count: count)
             parsed.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
                 DispatchQueue.concurrentPerform(iterations: count) { j in
-                    var outcome = readEntry(files.rel(misses[first + j]))
-                    outcome.entry?.body = ""
-                    slots[j] = outcome
+                    let f = files.files[misses[first + j]]
+                    // A racy file is cached with the digest of the bytes parsed, or not at all.
+                    var read = readEntry(files.rel(misses[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false))
+                    read.outcome.entry?.body = ""
+                    slots[j] = read
                 }
             }
             var k = 0

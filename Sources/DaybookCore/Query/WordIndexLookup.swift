@@ -109,10 +109,7 @@ final class WordIndexLookup {
     /// name). Only used to step over records of files that are gone: where it errs, a file is
     /// taken for new and read, never taken for indexed.
     static func walkOrder(_ a: String, _ b: String) -> Bool {
-        let x = a.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        let y = b.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (p, q) in zip(x, y) where !p.elementsEqual(q) { return p.lexicographicallyPrecedes(q) }
-        return x.count < y.count
+        EntryCache.walkOrder(a.utf8, b.utf8) < 0
     }
 
     /// For each of `files`, whether it may hold a match: every file the index does not hold as

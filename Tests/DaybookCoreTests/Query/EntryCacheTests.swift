@@ -134,12 +134,152 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path), "the next write sweeps it")
     }
 
-    func testRacyFilesAreNotCached() throws {
+    func testRacyFilesAreCachedWithTheDigestOfTheirBytes() throws {
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02\ntitle: old\n---\nb\n")
+        _ = load() // cached as settled (a racy window of 0)
         FileStamp.racyWindow = 2_000_000_000
         try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01\ntitle: fresh\n---\na\n")
         _ = load()
         let cache = EntryCache(diary: diary)
-        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertEqual(cache.slots.map(\.hasDigest), [true, false], "only the racy record carries a digest")
+        let stamp = cacheStamp()
+        XCTAssertEqual(load().0.map(\.title), ["fresh", "old"])
+        XCTAssertEqual(cacheStamp(), stamp, "a confirmed racy record is not written again")
+    }
+
+    // MARK: Racy records and mutations (issue 19)
+
+    var cacheFile: String { diary.stateFolder.appendingPathComponent("cache/entries.bin").path }
+
+    /// The cache file's inode and modification time: what changes when it is written again.
+    func cacheStamp() -> FileStamp? { FileStamp.of(cacheFile) }
+
+    /// A cache made with the old racy window of files written long ago.
+    func settledDiary() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: a\n---\na\n")
+        try write("2026-11-03-0900-c.md", "---\ndate: 2026-11-03T09:00:00+01:00\ntitle: c\n---\nc\n")
+        setMtime("2026-11-01-0900-a.md", seconds: 1_700_000_000)
+        setMtime("2026-11-03-0900-c.md", seconds: 1_700_000_000)
+        _ = load()
+        XCTAssertEqual(EntryCache(diary: diary).count, 2)
+    }
+
+    func testARacyRecordWhoseFileChangedWithinItsTickIsNotTrusted() throws {
+        // The race the digest closes: a file parsed, then changed again within the same clock
+        // tick, so its stamp stays the one recorded with the old parse.
+        FileStamp.racyWindow = 2_000_000_000
+        let name = "2026-11-01-0900-a.md", rel = "\(dir)/2026-11-01-0900-a.md"
+        try write(name, "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: one\n---\nb\n")
+        let (old, oldDigest) = diary.readEntry(rel, digest: true)
+        try write(name, "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: two\n---\nb\n")
+        let stamp = try XCTUnwrap(FileStamp.of(diary.url(rel).path))
+        let cache = EntryCache(diary: diary)
+        var out = cache.writer()
+        XCTAssertNotNil(cache.add(EntryCache.Fresh(rel: rel, stamp: stamp, ink: nil, entry: old.entry, problems: [], digest: oldDigest), into: &out))
+        XCTAssertTrue(cache.finish(out))
+        XCTAssertEqual(EntryCache(diary: diary).slots.first?.hasDigest, true)
+        XCTAssertEqual(load().0.first?.title, "two")
+        XCTAssertEqual(load().0.first?.title, "two")
+    }
+
+    func testARacyParseWithoutItsDigestIsNotCached() throws {
+        FileStamp.racyWindow = 2_000_000_000
+        let rel = "\(dir)/2026-11-01-0900-a.md"
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: one\n---\nb\n")
+        let cache = EntryCache(diary: diary)
+        var out = cache.writer()
+        let stamp = try XCTUnwrap(FileStamp.of(diary.url(rel).path))
+        XCTAssertNil(cache.add(EntryCache.Fresh(rel: rel, stamp: stamp, ink: nil, entry: diary.readEntry(rel).entry, problems: []), into: &out))
+    }
+
+    func testAMutationWritesItsRecordsAndTheNextReadWritesNothing() throws {
+        try settledDiary()
+        FileStamp.racyWindow = 2_000_000_000
+        let added = "\(dir)/2026-11-02-0900-b.md"
+        let change = try Change(diary)
+        try change.write("---\ndate: 2026-11-02T09:00:00+01:00\ntitle: b\n---\nnew\n", to: added)
+        try change.write("---\ndate: 2026-11-03T09:00:00+01:00\ntitle: c2\n---\nc\n", to: "\(dir)/2026-11-03-0900-c.md")
+        try change.remove("\(dir)/2026-11-01-0900-a.md")
+        XCTAssertNotNil(try change.commit("test"))
+        let cache = EntryCache(diary: diary)
+        XCTAssertEqual(cache.slots.map { String(decoding: cache.relBytes($0), as: UTF8.self) },
+                       ["\(dir)/2026-11-02-0900-b.md", "\(dir)/2026-11-03-0900-c.md"], "in walk order, the removed one gone")
+        XCTAssertEqual(cache.slots.map(\.hasDigest), [true, true], "written within the racy window")
+        let written = cacheStamp()
+        let (entries, problems) = load()
+        XCTAssertEqual(entries.map(\.title), ["b", "c2"])
+        XCTAssertEqual(problems.count, 0)
+        XCTAssertEqual(cacheStamp(), written, "the reading command found every record valid")
+        // Another mutation within the window keeps the digests of the records still racy.
+        let next = try Change(diary)
+        try next.write("---\ndate: 2026-11-04T09:00:00+01:00\ntitle: d\n---\nd\n", to: "\(dir)/2026-11-04-0900-d.md")
+        try next.commit("test")
+        XCTAssertEqual(EntryCache(diary: diary).slots.map(\.hasDigest), [true, true, true])
+        XCTAssertEqual(describe(load().0), describe(try freshParse()))
+    }
+
+    func testAMutationWithoutACacheLeavesItToTheNextRead() throws {
+        let change = try Change(diary)
+        try change.write("---\ndate: 2026-11-02T09:00:00+01:00\ntitle: b\n---\nnew\n", to: "\(dir)/2026-11-02-0900-b.md")
+        try change.commit("test")
+        XCTAssertNil(cacheStamp())
+        XCTAssertEqual(load().0.map(\.title), ["b"])
+    }
+
+    func testAMutationUnderOtherSettingsLeavesTheCache() throws {
+        try settledDiary()
+        let before = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+        try "mood: {min: 1, max: 10}\n".write(to: diary.configFile, atomically: true, encoding: .utf8)
+        diary = try open()
+        let change = try Change(diary)
+        try change.write("---\ndate: 2026-11-02T09:00:00+01:00\nmood: 7\n---\nnew\n", to: "\(dir)/2026-11-02-0900-b.md")
+        try change.commit("test")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cacheFile)), before)
+        XCTAssertEqual(load().0.map(\.mood), [nil, 7, nil])
+    }
+
+    func testADigestConfirmedOnceTheWindowPassedIsDropped() throws {
+        try settledDiary()
+        FileStamp.racyWindow = 2_000_000_000
+        let change = try Change(diary)
+        try change.write("---\ndate: 2026-11-02T09:00:00+01:00\ntitle: b\n---\nnew\n", to: "\(dir)/2026-11-02-0900-b.md")
+        try change.commit("test")
+        XCTAssertEqual(EntryCache(diary: diary).slots.map(\.hasDigest), [false, true, false])
+        FileStamp.racyWindow = 0 // the window has passed
+        let next = try Change(diary)
+        try next.write("---\ndate: 2026-11-04T09:00:00+01:00\ntitle: d\n---\nd\n", to: "\(dir)/2026-11-04-0900-d.md")
+        try next.commit("test")
+        let cache = EntryCache(diary: diary)
+        XCTAssertEqual(cache.slots.map(\.hasDigest), [false, false, false, false])
+        XCTAssertEqual(describe(load().0), describe(try freshParse()))
+    }
+
+    func testAReadWritesSettledDigestsAwayOnlyWhenThereAreMany() throws {
+        FileStamp.racyWindow = 2_000_000_000
+        for i in 0..<(EntryCache.settleLimit + 1) {
+            try write("2026-11-01-0900-e\(i).md", "---\ndate: 2026-11-01T09:00:00+01:00\n---\ne\n")
+        }
+        _ = load()
+        XCTAssertTrue(EntryCache(diary: diary).slots.allSatisfy(\.hasDigest))
+        FileStamp.racyWindow = 0
+        XCTAssertEqual(load().0.count, EntryCache.settleLimit + 1)
+        XCTAssertTrue(EntryCache(diary: diary).slots.allSatisfy { !$0.hasDigest })
+    }
+
+    func testTheWalkOrderOfPaths() {
+        let paths = ["entries/2026/1/b.md", "entries/2026/11/a.md", "entries/2026/1/a.md", "entries/2026/1/a.mdx", "entries/2025/12/z.md"]
+        let sorted = paths.sorted { EntryCache.walkOrder($0.utf8, $1.utf8) < 0 }
+        XCTAssertEqual(sorted, ["entries/2025/12/z.md", "entries/2026/1/a.md", "entries/2026/1/a.mdx", "entries/2026/1/b.md", "entries/2026/11/a.md"])
+        XCTAssertEqual(EntryCache.walkOrder("entries/2026/11/a.md".utf8, "entries/2026/11/a.md".utf8), 0)
+    }
+
+    func describe(_ entries: [Entry]) -> [String] { entries.map { String(describing: $0) } }
+
+    /// The entries parsed from their files, without the cache.
+    func freshParse() throws -> [Entry] {
+        try FileManager.default.removeItem(atPath: cacheFile)
+        return load().0
     }
 }
 

@@ -1,0 +1,93 @@
+// A mutation writes the records of the entry files it changed into the entry cache, so the next
+// reading command finds every record valid and writes nothing (issue 19).
+import Foundation
+
+extension EntryCache {
+    /// How many changed entry files a mutation parses itself; past this (an import, a sync), the
+    /// next reading command parses them on every core.
+    static let recordLimit = 2048
+
+    /// Brings the diary's entry cache up to date with the files at `paths` (relative to the
+    /// diary) that a mutation has just written or removed, holding the diary lock. A stroke file
+    /// stands for its entry; paths that are no entry file change nothing. The records of these
+    /// files are replaced, inserted or dropped, every other record is copied as bytes, and the
+    /// file is replaced atomically. When the cache is missing, damaged or of other settings it is
+    /// left as it is: the next reading command builds it.
+    static func record(_ paths: [String], in diary: Diary) {
+        let ink = ".strokes.json"
+        let changed = Set(paths.map { $0.hasSuffix(ink) ? String($0.dropLast(ink.count)) + ".md" : $0 }.filter(Diary.isEntryPath))
+        guard !changed.isEmpty, changed.count <= recordLimit else { return }
+        let cache = EntryCache(diary: diary)
+        guard cache.loaded else { return }
+        cache.update(changed.map { Array($0.utf8) }.sorted { EntryCache.walkOrder($0, $1) < 0 }, diary: diary)
+    }
+
+    /// The stamps of an entry file and its stroke file as the walk takes them; nil when the walk
+    /// would not list the file (gone, not a regular file, in a folder reached by a link).
+    static func stamps(of rel: String, in diary: Diary) -> (entry: FileStamp, ink: FileStamp?)? {
+        guard let slash = rel.lastIndex(of: "/") else { return nil }
+        let folderRel = String(rel[..<slash]), name = String(rel[rel.index(after: slash)...])
+        guard diary.isRealFolder(folderRel), let folder = Directory(diary.rootPrefix + folderRel),
+              let stamp = folder.stamp(name) else { return nil }
+        return (stamp, folder.stamp(String(name.dropLast(3)) + ".strokes.json"))
+    }
+
+    private func update(_ changed: [[UInt8]], diary: Diary) {
+        var out = writer()
+        // Each changed file parsed as it is now (nil: gone).
+        let fresh = changed.map { bytes -> Fresh? in
+            let rel = String(decoding: bytes, as: UTF8.self)
+            guard let (stamp, ink) = EntryCache.stamps(of: rel, in: diary) else { return nil }
+            let racy = stamp.isRacy(now: out.now) || (ink?.isRacy(now: out.now) ?? false)
+            var (outcome, digest) = diary.readEntry(rel, digest: racy)
+            outcome.entry?.body = ""
+            let shown = diary.displayPath(rel)
+            return Fresh(rel: rel, stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems, digest: digest,
+                         cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
+        }
+        var next = 0
+        for k in 0..<slots.count {
+            let rel = relBytes(slots[k])
+            var order = 1
+            while next < changed.count {
+                order = EntryCache.walkOrder(changed[next], rel)
+                if order > 0 { break }
+                if let f = fresh[next] { _ = add(f, into: &out) }
+                next += 1
+                if order == 0 { break }
+            }
+            if order == 0 { continue } // the old record of a changed file
+            if slots[k].hasDigest {
+                // A racy record confirmed now that its stamp is no longer racy loses its digest.
+                let rel = String(decoding: rel, as: UTF8.self)
+                if let now = EntryCache.stamps(of: rel, in: diary), !now.entry.isRacy(now: out.now), !(now.ink?.isRacy(now: out.now) ?? false) {
+                    _ = valid(k, stamp: now.entry, ink: now.ink, rel: { rel })
+                }
+            }
+            _ = copy(k, into: &out)
+        }
+        for f in fresh[next...] { if let f { _ = add(f, into: &out) } }
+        finish(out, readBack: false)
+    }
+
+    /// The order of the entry walk between two paths: folder by folder, then by name, bytewise,
+    /// a prefix first (-1: `a` first, 0: the same, 1: `b` first). Where it erred, a record would
+    /// only be found through the index by path, never taken for another file's.
+    static func walkOrder<A: Collection, B: Collection>(_ a: A, _ b: B) -> Int where A.Element == UInt8, B.Element == UInt8 {
+        let slash = UInt8(ascii: "/")
+        var i = a.makeIterator(), j = b.makeIterator()
+        while true {
+            switch (i.next(), j.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (x?, y?) where x != y:
+                // A folder or name that ends first comes first.
+                if x == slash { return -1 }
+                if y == slash { return 1 }
+                return x < y ? -1 : 1
+            default: continue
+            }
+        }
+    }
+}

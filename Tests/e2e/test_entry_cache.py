@@ -1,0 +1,77 @@
+"""The entry cache after a mutation (issue 19): `new`, `tag add` and the other mutations write the
+records of the entries they changed into `.daybook/cache/entries.bin`, so the next reading command
+finds every record valid and does not write the cache again; a file changed behind daybook's back
+within the same second, to the same size and modification time, is still seen."""
+import os
+
+LATER = "2026-11-21T13:00:00+01:00"
+
+
+def cache_file(diary):
+    return diary.path / ".daybook" / "cache" / "entries.bin"
+
+
+def cache_stamp(diary):
+    st = os.stat(cache_file(diary))
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def test_new_writes_its_record_and_the_next_ls_writes_nothing(diary):
+    diary.ok("new", "-m", "First words of the day.")
+    assert "First words" in diary.ok("ls").out  # builds the cache
+    before = cache_stamp(diary)
+    diary.ok("new", "-m", "Second thoughts at one.", env={"DAYBOOK_NOW": LATER})
+    written = cache_stamp(diary)
+    assert written != before, "new wrote the cache"
+    out = diary.ok("ls").out
+    assert "First words" in out and "Second thoughts" in out
+    assert cache_stamp(diary) == written, "ls found every record valid and wrote nothing"
+    assert "Second thoughts" in diary.ok("ls", "--last", "1").out
+    assert cache_stamp(diary) == written
+
+
+def test_tag_add_writes_its_record_and_the_next_reads_write_nothing(diary):
+    diary.ok("new", "-m", "Ward rounds.")
+    diary.ok("ls")
+    diary.ok("tag", "add", "last", "wardnine")
+    written = cache_stamp(diary)
+    assert "wardnine" in diary.ok("tag", "ls").out
+    assert "Ward rounds" in diary.ok("ls", "--tag", "wardnine").out
+    diary.ok("stats")
+    assert cache_stamp(diary) == written
+    diary.ok("tag", "rm", "last", "wardnine")
+    written = cache_stamp(diary)
+    assert "wardnine" not in diary.run("tag", "ls").out
+    assert cache_stamp(diary) == written
+
+
+def test_an_outside_edit_of_the_same_size_and_time_is_seen(diary):
+    diary.ok("new", "-m", "alpha words here")
+    diary.ok("ls")
+    [entry] = diary.entries()
+    diary.ok("new", "-m", "another entry", env={"DAYBOOK_NOW": LATER})  # writes the cache with the racy record
+    assert "alpha words" in diary.ok("ls").out
+    st = os.stat(entry)
+    text = entry.read_text()
+    changed = text.replace("alpha words here", "omega words here")
+    assert len(changed.encode()) == len(text.encode())
+    with open(entry, "r+") as f:  # in place: the same inode
+        f.write(changed)
+    os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(entry).st_mtime_ns == st.st_mtime_ns and os.stat(entry).st_size == st.st_size
+    out = diary.ok("ls").out
+    assert "omega words" in out and "alpha words" not in out
+    assert "omega words" in diary.ok("ls").out
+
+
+def test_a_removed_entry_leaves_the_cache(diary):
+    diary.ok("new", "-m", "Keep this one.")
+    diary.ok("new", "-m", "Remove this one.", env={"DAYBOOK_NOW": LATER})
+    diary.ok("ls")
+    r = diary.run("rm", "last", "--yes")
+    if r.rc != 0:
+        r = diary.ok("rm", "last")
+    written = cache_stamp(diary)
+    out = diary.ok("ls").out
+    assert "Keep this one" in out and "Remove this one" not in out
+    assert cache_stamp(diary) == written
