@@ -160,7 +160,8 @@ final class ParallelEntryWorkTests: XCTestCase {
             }
             let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
             if let q = c.quote, e.anchor(k) == nil {
-                let n = QuoteSearch((try? referenceBody(e.path)) ?? "").count(of: q)
+                var search = QuoteSearch((try? referenceBody(e.path)) ?? "")
+                let n = search.count(of: q)
                 let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
                 out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: quoteAt ?? at))
             }

@@ -99,9 +99,12 @@ final class JSONValueWritingTests: XCTestCase {
             w.write(string: s)
             let out = String(decoding: w.bytes, as: UTF8.self)
             XCTAssertEqual(out, Self.reference(s), s.debugDescription)
-            // And it is JSON that reads back as the string.
-            let back = try JSONSerialization.jsonObject(with: Data("[\(out)]".utf8)) as? [String]
-            XCTAssertEqual(back?.first, s)
+            // And it is JSON that reads back as the string (Foundation's reader drops U+FEFF, so
+            // a string with one is compared as written only).
+            if !s.unicodeScalars.contains("\u{FEFF}") {
+                let back = try JSONSerialization.jsonObject(with: Data("[\(out)]".utf8)) as? [String]
+                XCTAssertEqual(back?.first, s)
+            }
             if s.utf8.count >= 8, s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { escapedInWord += 1 }
         }
         XCTAssertGreaterThan(escapedInWord, 2000, "the eight-byte path meets escapes")
