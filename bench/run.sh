@@ -28,12 +28,13 @@ median() { # hyperfine JSON -> median seconds
   python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$1"; }
 peak() { # peak resident memory in MB of one run of a shell command
   /usr/bin/time -v bash -c "$1" 2>&1 >/dev/null | awk -F: '/Maximum resident/ {printf "%.0f", $2/1024}'; }
-row() { # n name budget runs 'shell command'
-  local n=$1 name=$2 budget=$3 runs=$4 cmd=$5
+row() { # n name budget runs 'shell command' [MB read: the name gets the MB/s]
+  local n=$1 name=$2 budget=$3 runs=$4 cmd=$5 mb=${6:-}
   if ! hyperfine --shell=bash --warmup $(( runs > 1 ? 1 : 0 )) --runs "$runs" -i --export-json "$out/h.json" "$cmd" >/dev/null 2>&1; then
     echo "| $n | $name | failed | $budget | | |" >> "$report"; return
   fi
   local m; m=$(median "$out/h.json")
+  if [ -n "$mb" ]; then name="$name ($mb MB of entries: $(python3 -c "print('%.0f' % ($mb / $m))") MB/s, budget 100 MB/s)"; fi
   local ratio=""; [ "$budget" != "-" ] && ratio=$(python3 -c "print('%.2f' % ($m / $budget))")
   echo "| $n | $name | $m | $budget | $ratio | $(peak "$cmd") |" >> "$report"
   echo "$n $name $m s" >&2
@@ -74,6 +75,11 @@ for n in "${sizes[@]}"; do
   row "$n" "links last --backlinks" "$(python3 -c "print('%.3f' % (2 * $rg_time))")" 3 "$bin links last --backlinks"
   row "$n" "new -m (with its commit)" 0.15 5 "$bin new -q -m 'benchmark entry' Bench"
   [ "$n" -le 100000 ] && row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"
+  # The commands that read every body (issue 19): at least 100 MB/s of entry files, so the budget
+  # in seconds is the entries' size over 100 MB/s.
+  mb=$(find "$d/entries" -name '*.md' -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')
+  row "$n" "export json" "$(python3 -c "print('%.3f' % ($mb / 100))")" 3 "$bin export json -o $out/export-$n.json" "$mb"
+  row "$n" "check" "$(python3 -c "print('%.3f' % ($mb / 100))")" 3 "$bin check >/dev/null" "$mb"
   if [ "$n" -le 100000 ] && [ "${BENCH_JRNL:-1}" = 1 ] && command -v jrnl >/dev/null; then
     cfg=$HOME/.config/jrnl; mkdir -p "$cfg"
     cat > "$cfg/jrnl.yaml" <<JRNL

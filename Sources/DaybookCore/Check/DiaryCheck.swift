@@ -4,7 +4,8 @@ import Foundation
 /// One kind of check. Each part of daybook (entries, codings, strokes, templates, sync) adds its own
 /// to `DiaryChecks.all`.
 public protocol DiaryCheck {
-    /// Problems found; `entries` are the entries that parsed.
+    /// Problems found; `entries` are the entries that parsed, by path, without their bodies and
+    /// with only the parts `DiaryChecks.entryParts` names.
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic]
     /// Repairs what is safe to repair; returns what it did.
     func fix(in diary: Diary, entries: [Entry]) throws -> [String]
@@ -22,23 +23,7 @@ public enum DiaryChecks {
 
     /// Runs every check: entry problems first, then the others in order.
     public static func run(_ diary: Diary, fix: Bool) throws -> (problems: [Diagnostic], fixed: [String]) {
-        var problems: [Diagnostic] = []
-        var entries: [Entry] = []
-        let files = diary.entryFiles()
-        let links = EntryLinks(diary) { files }
-        for rel in files {
-            let o = diary.readEntry(rel)
-            // Bodies are not kept (100,000 of them would not fit the memory budget); a check
-            // that needs one reads it (codings come with their places in the body). Links are
-            // checked while the body is here.
-            if var e = o.entry {
-                problems += links.problems(of: e)
-                e.body = ""
-                entries.append(e)
-            } else {
-                problems += o.problems.map { Diagnostic($0, severity: .error) }
-            }
-        }
+        var (problems, entries) = entryProblems(diary)
         var fixed: [String] = []
         for check in all {
             if fix { fixed += try check.fix(in: diary, entries: entries) }
@@ -46,6 +31,50 @@ public enum DiaryChecks {
         }
         return (problems, fixed)
     }
+
+    /// The problems of every entry file, by path, and the entries that parsed (what the checks are
+    /// given). The parsed front matter, and the problems of files that do not parse, come from
+    /// the entry cache where a file is unchanged (its stamp says so), from a fresh parse where it
+    /// is not; the cache is let go before the other checks run.
+    static func entryProblems(_ diary: Diary) -> ([Diagnostic], [Entry]) {
+        var problems: [Diagnostic] = []
+        var entries: [Entry] = []
+        let snapshot = diary.scanEntries()
+        let files = snapshot.filesByPath()
+        let links = EntryLinks(diary) { files.map { snapshot.files.rel($0.file) } }
+        entries.reserveCapacity(snapshot.count)
+        // The bodies are read on every core, a chunk at a time, and links are checked while a
+        // body is here. Bodies are not kept (100,000 of them would not fit the memory budget); a
+        // check that needs one reads it (codings come with their places in the body).
+        func checked(_ o: EntryParser.Outcome) -> (Entry?, [Diagnostic]) {
+            guard var e = o.entry else { return (nil, o.problems.map { Diagnostic($0, severity: .error) }) }
+            let found = links.problems(of: e)
+            e.body = ""
+            return (e, found)
+        }
+        InOrder.forEach(files.count, { j -> (Entry?, [Diagnostic]) in
+            let (file, position) = files[j]
+            let rel = snapshot.files.rel(file)
+            guard let k = position else {
+                if let failed = snapshot.failures[Int32(file)] { return (nil, failed.map { Diagnostic($0, severity: .error) }) }
+                return checked(diary.readEntry(rel))
+            }
+            var e = snapshot.entry(k, parts: DiaryChecks.entryParts)
+            // A file changed since the walk is read afresh.
+            guard let body = try? diary.entryBody(rel) else { return checked(diary.readEntry(rel)) }
+            e.body = body
+            return checked(EntryParser.Outcome(entry: e, problems: []))
+        }, consume: { _, result in
+            problems += result.1
+            if let e = result.0 { entries.append(e) }
+        })
+        return (problems, entries)
+    }
+
+    /// What the checks read of an entry besides its path, date, mood and ink: its template and
+    /// fields, its codings and their places. Titles and tags are left out of the 100,000 entries
+    /// held at once.
+    static let entryParts: EntryParts = [.template, .fields, .codings]
 }
 
 /// Conflict copies that sync left beside an entry, until the user removes them.

@@ -10,16 +10,18 @@ public struct CodingCheck: DiaryCheck {
         var out: [Diagnostic] = []
         var book = Codebook()
         do { book = try Codebook.load(diary) } catch let e as DaybookError { out.append(Diagnostic(e, severity: .error)) }
-        for e in entries where !e.codings.isEmpty {
+        // Entries with codings are checked on every core; the text is read only for a problem
+        // to place, the body only for an orphaned quote, to say how often it does occur.
+        let coded = entries.indices.filter { !entries[$0].codings.isEmpty }
+        InOrder.forEach(coded.count, { j -> [Diagnostic] in
+            let e = entries[coded[j]]
             let path = diary.displayPath(e.path)
-            let text = FileManager.default.contents(atPath: diary.url(e.path).path)
-                .flatMap { String(validatingUTF8Data: $0) }
-                .flatMap { try? EntryText($0, path: path) }
-            // The body is read only for an orphaned quote, to say how often it does occur.
-            out += CodingCheck.problems(of: e, text: text, codebook: book, diary: diary) {
-                e.body.isEmpty ? diary.readBody(e.path) ?? "" : e.body
-            }
-        }
+            return CodingCheck.problems(of: e, text: {
+                FileManager.default.contents(atPath: diary.url(e.path).path)
+                    .flatMap { String(validatingUTF8Data: $0) }
+                    .flatMap { try? EntryText($0, path: path) }
+            }, codebook: book, diary: diary, undefinedCodes: false) { e.body.isEmpty ? diary.readBody(e.path) ?? "" : e.body }
+        }, consume: { _, found in out += found })
         return out
     }
 
@@ -29,34 +31,50 @@ public struct CodingCheck: DiaryCheck {
     /// while typing; `check` stays quiet about inductive codes).
     public static func problems(of e: Entry, text: EntryText?, codebook book: Codebook, diary: Diary,
                                 undefinedCodes: Bool = false, body readBody: () -> String) -> [Diagnostic] {
+        problems(of: e, text: { text }, codebook: book, diary: diary, undefinedCodes: undefinedCodes, body: readBody)
+    }
+
+    /// The same with the text asked for only when a problem is to be placed.
+    static func problems(of e: Entry, text readText: () -> EntryText?, codebook book: Codebook, diary: Diary,
+                         undefinedCodes: Bool, body readBody: () -> String) -> [Diagnostic] {
         var out: [Diagnostic] = []
         let path = diary.displayPath(e.path)
         // Looked up by value, not searched in a list: 5,000 codings took seconds (issue 20).
-        let places = Dictionary(grouping: text.map { CodingLines($0).located } ?? [], by: { $0.coding })
-        var placed: [Coding: Int] = [:]
+        var places: [Coding: [(coding: Coding, line: Int, quoteLine: Int?)]]?
+        // How many front-matter codings equal to each came before: the n-th such coding sits on
+        // the n-th such line.
+        var before: [Coding: Int] = [:]
         var seen: Set<[String?]> = []
         var body: QuoteSearch?
         for (k, c) in e.codings.enumerated() {
-            // The n-th front-matter coding equal to this one sits on the n-th such line.
-            var at = SourceLocation(path: path)
-            var quoteAt: SourceLocation?
-            if c.source == .frontMatter, let lines = places[c], placed[c, default: 0] < lines.count {
-                let place = lines[placed[c, default: 0]]
-                placed[c, default: 0] += 1
-                at.line = place.line
-                quoteAt = place.quoteLine.map { SourceLocation(path: path, line: $0) }
-            } else if case .ink = c.source {
-                at = SourceLocation(path: String(path.dropLast(3)) + ".strokes.json")
+            var n = 0
+            if c.source == .frontMatter {
+                n = before[c, default: 0]
+                before[c] = n + 1
+            }
+            // Where a problem of this coding is told (the text is read for the first one).
+            func location() -> (at: SourceLocation, quoteAt: SourceLocation?) {
+                if c.source == .frontMatter {
+                    if places == nil { places = Dictionary(grouping: readText().map { CodingLines($0).located } ?? [], by: { $0.coding }) }
+                    if let lines = places?[c], n < lines.count {
+                        return (SourceLocation(path: path, line: lines[n].line), lines[n].quoteLine.map { SourceLocation(path: path, line: $0) })
+                    }
+                } else if case .ink = c.source {
+                    return (SourceLocation(path: String(path.dropLast(3)) + ".strokes.json"), nil)
+                }
+                return (SourceLocation(path: path), nil)
             }
             let what = c.quote.map { "`\(c.code)` on \"\($0)\"" } ?? "`\(c.code)`"
             if let q = c.quote, e.anchor(k) == nil {
                 if body == nil { body = QuoteSearch(readBody()) }
-                let n = body!.count(of: q)
-                let why = n == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(n) time\(n == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
+                let found = body!.count(of: q)
+                let why = found == 0 ? "the quote no longer occurs in the body" : "the quote occurs \(found) time\(found == 1 ? "" : "s"), not \(c.occurrence ?? 1)"
+                let (at, quoteAt) = location()
                 out.append(Diagnostic(.warning, "orphaned coding \(what): \(why); it is kept until you fix the quote or remove it", at: quoteAt ?? at))
             }
             if (diary.config.strictCodebook || undefinedCodes), !book.contains(c.code) {
                 let close = book.closeNames(to: c.code)
+                let at = location().at
                 var d = diary.config.strictCodebook
                     ? Diagnostic(.error, "the code `\(c.code)` is not in the codebook (strict)" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at)
                     : Diagnostic(.warning, "the code `\(c.code)` is not in the codebook yet" + (close.isEmpty ? "" : "; close: " + close.joined(separator: ", ")), at: at)
@@ -66,7 +84,7 @@ public struct CodingCheck: DiaryCheck {
             }
             // Same code, segment and coder (the memo aside).
             if !seen.insert([c.code, c.quote, String(c.occurrence ?? 1), c.coder]).inserted {
-                out.append(Diagnostic(.warning, "duplicate coding \(what)\(c.coder.map { " by \($0)" } ?? "")", at: at))
+                out.append(Diagnostic(.warning, "duplicate coding \(what)\(c.coder.map { " by \($0)" } ?? "")", at: location().at))
             }
         }
         return out

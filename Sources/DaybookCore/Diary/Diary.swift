@@ -267,11 +267,25 @@ public final class Diary {
     /// Symbolic links under entries/ (and entries/ itself when it is one), relative to the root.
     public func symbolicLinks() -> [String] {
         if symbolicLink(on: "entries") != nil { return ["entries"] }
-        guard let e = FileManager.default.enumerator(atPath: entriesFolder.path) else { return [] }
+        return pathsUnderEntries { _, isLink in isLink }
+    }
+
+    /// Every path under entries/ (relative to the root) whose name `wanted` takes (given its bytes
+    /// and whether it is a symbolic link), sorted. Folders are gone into, symbolic links to folders
+    /// are not; the kinds come from readdir, without a stat for each of 100,000 names.
+    func pathsUnderEntries(where wanted: (_ name: UnsafeBufferPointer<UInt8>, _ isLink: Bool) -> Bool) -> [String] {
         var out: [String] = []
-        while let p = e.nextObject() as? String {
-            if (e.fileAttributes?[.type] as? FileAttributeType) == .typeSymbolicLink { out.append("entries/" + p) }
+        func walk(_ rel: String) {
+            guard let folder = Directory(rootPrefix + rel) else { return }
+            var folders: [String] = []
+            folder.forEachNameAndKind { name, isFolder, isLink in
+                let path = { rel + "/" + String(decoding: name, as: UTF8.self) }
+                if wanted(name, isLink) { out.append(path()) }
+                if isFolder { folders.append(path()) }
+            }
+            folders.forEach(walk)
         }
+        walk("entries")
         return out.sorted()
     }
 
@@ -296,13 +310,11 @@ public final class Diary {
     /// files and attachments, and `codebook.conflict-<hash>.yml` beside the diary's settings.
     public func conflictCopies() -> [String] {
         let fm = FileManager.default
-        var out = ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".conflict-") }
-        if let e = fm.enumerator(atPath: entriesFolder.path) {
-            while let p = e.nextObject() as? String {
-                if (p as NSString).lastPathComponent.contains(".conflict-") { out.append("entries/" + p) }
-            }
-        }
-        return out.sorted()
+        let marker = Array(".conflict-".utf8)
+        let out = ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".conflict-") }
+        return (out + pathsUnderEntries { name, _ in
+            name.count >= marker.count && (0...(name.count - marker.count)).contains { name[$0..<($0 + marker.count)].elementsEqual(marker) }
+        }).sorted()
     }
 
     public var parser: EntryParser { EntryParser(config: config, moodScale: templateMoodScales.scale(of:)) }
@@ -323,6 +335,27 @@ public final class Diary {
         var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
         return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
+    }
+
+    /// The body of an entry file, split off without parsing the front matter; throws what keeps
+    /// it from being read (no file, not UTF-8, no front matter). Split at the bytes and validated
+    /// there, without a String for every line; a file the bytes cannot settle (a fence line with
+    /// characters beyond ASCII, any problem) is read as text, which also words the problem.
+    public func entryBody(_ rel: String) throws -> String {
+        let display = displayPath(rel)
+        guard var bytes = StrokeFile.read(path: rootPrefix + rel) else {
+            throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
+        }
+        bytes.removeLast() // the reader's NUL
+        let fast = bytes.withUnsafeBufferPointer { b -> String? in
+            guard let at = EntryText.bodyOffset(b),
+                  String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: b[..<at])) != nil else { return nil }
+            return String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: b[at...]))
+        }
+        if let fast { return fast }
+        let data = Data(bytes)
+        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
+        return try EntryText(text, path: display).body
     }
 
     /// Reads an entry from its text (an editor's unsaved buffer) as `readEntry` reads its file:

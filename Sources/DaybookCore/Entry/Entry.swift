@@ -321,4 +321,13 @@ extension String {
         guard let s = String(data: data, encoding: .utf8) else { return nil }
         self = s
     }
+
+    /// The same from memory, byte for byte (a byte order mark stays): decoding repairs an invalid
+    /// sequence, so the bytes are valid exactly when the decoded text has the very same bytes.
+    init?(validatingUTF8Bytes bytes: UnsafeBufferPointer<UInt8>) {
+        var s = String(decoding: bytes, as: UTF8.self)
+        let same = s.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
+        guard same else { return nil }
+        self = s
+    }
 }

@@ -51,6 +51,8 @@ public final class EntryLinks {
     private var byID: [(id: String, path: String)]?
     /// What each `[[…]]` written so far named: a body that repeats a link looks it up once.
     private var named: [String: LinkTarget] = [:]
+    /// `check` finds links on every core: the look-ups above are made one at a time.
+    private let lock = NSLock()
 
     /// `entryPaths` lists the diary's entry files (relative paths) when a prefix must be looked up.
     public init(_ diary: Diary, entryPaths: (() -> [String])? = nil) {
@@ -105,6 +107,8 @@ public final class EntryLinks {
 
     /// What `[[ID]]` names: the entry with that id, else the one entry whose id starts with it.
     public func resolve(id written: String) -> LinkTarget {
+        lock.lock()
+        defer { lock.unlock() }
         if let known = named[written] { return known }
         let target = lookUp(id: written)
         named[written] = target

@@ -45,14 +45,38 @@ public struct EntryText: Equatable, Sendable {
     public var lineEnding: String { lines.first?.hasSuffix("\r\n") == true ? "\r\n" : "\n" }
 
     static func isFence(_ line: String) -> Bool {
-        guard line.hasPrefix("---") else { return false }
-        // `---` and ASCII blanks is the common answer, told from the bytes; other whitespace asks Foundation.
-        var plain = true
-        for c in line.utf8.dropFirst(3) where c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
-            if c >= 0x80 { plain = false; break }
-            return false
+        var line = line
+        if let answer = line.withUTF8({ isFence(bytes: $0) }) { return answer }
+        return line.hasPrefix("---") && line.trimmingCharacters(in: .whitespacesAndNewlines) == "---"
+    }
+
+    /// `isFence` told from a line's bytes (its ending included): `---` and ASCII blanks. Nil when a
+    /// character beyond ASCII follows the dashes before anything else does: whether that is
+    /// whitespace (or joins the last dash) is Foundation's to say.
+    static func isFence(bytes line: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard line.count >= 3, line[0] == 0x2D, line[1] == 0x2D, line[2] == 0x2D else { return false }
+        for c in line[3...] where c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D {
+            return c >= 0x80 ? nil : false
         }
-        return plain || line.trimmingCharacters(in: .whitespacesAndNewlines) == "---"
+        return true
+    }
+
+    /// Where the body starts in an entry file's bytes, by `init`'s rule: after the line of the
+    /// first fence that follows the opening one. Nil when `init` would throw, or when a line
+    /// needs Foundation to tell whether it is a fence (then the String path decides).
+    static func bodyOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var start = 0, opened = false
+        while start < bytes.count {
+            let newline = memchr(base + start, 0x0A, bytes.count - start)
+            let end = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) + 1 } ?? bytes.count
+            guard let fence = isFence(bytes: UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+            if fence && opened { return end }
+            guard opened || fence else { return nil }
+            opened = true
+            start = end
+        }
+        return nil
     }
 
     /// Splits after every `\n`, keeping the endings.

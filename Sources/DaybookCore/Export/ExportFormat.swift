@@ -75,27 +75,29 @@ public final class ExportContext {
     /// Calls `body` with each entry and its body, oldest first, and reports progress. An entry that
     /// can no longer be read is skipped with a warning.
     public func forEachWithBody(_ entries: [Entry], _ body: (Entry) throws -> Void) throws {
-        for (i, e) in entries.enumerated() {
-            defer { progress(i + 1, entries.count) }
-            guard !bodiesLoaded else { try body(e); continue }
-            // The metadata is current (the cache checked it), so only the body is read: the front
-            // matter is split off, no YAML parsed and no words counted a second time.
-            var full = e
-            do { full.body = try readBody(e.path) } catch let problem as DaybookError {
-                warnings.append(Diagnostic(problem))
-                continue
-            }
-            try body(full)
-        }
+        try forEachWithBody(entries, prepare: { $0 }, body)
     }
 
-    private func readBody(_ rel: String) throws -> String {
-        let display = diary.displayPath(rel)
-        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else {
-            throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
-        }
-        guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
-        return try EntryText(text, path: display).body
+    /// The same with a format's work on each entry that needs nothing but the entry (its JSON):
+    /// bodies are read, and `prepare` run, on every core a chunk of entries at a time, and `body`
+    /// gets the results in the entries' order. Memory holds one chunk.
+    public func forEachWithBody<T>(_ entries: [Entry], prepare: (Entry) -> T, _ body: (T) throws -> Void) throws {
+        try InOrder.forEach(entries.count, { i -> Result<T, Error> in
+            var e = entries[i]
+            // The metadata is current (the cache checked it), so only the body is read: the front
+            // matter is split off, no YAML parsed and no words counted a second time.
+            if !bodiesLoaded {
+                do { e.body = try diary.entryBody(e.path) } catch { return .failure(error) }
+            }
+            return .success(prepare(e))
+        }, consume: { i, result in
+            defer { progress(i + 1, entries.count) }
+            switch result {
+            case let .success(prepared): try body(prepared)
+            case let .failure(problem as DaybookError): warnings.append(Diagnostic(problem))
+            case let .failure(error): throw error
+            }
+        })
     }
 
     public func warn(_ message: String, path: String? = nil) {

@@ -13,11 +13,20 @@ public struct JSONExport: ExportFormat {
         try out.write("  \"codebook\": " + indented(try context.codebookJSON()) + ",\n")
         try out.write("  \"entries\": [")
         var first = true
-        try context.forEachWithBody(entries) { e in
-            try out.write((first ? "\n    " : ",\n    ") + e.json(includeBody: true).serialized(pretty: true, indent: 2))
+        try context.forEachWithBody(entries, prepare: { JSONExport.bytes(of: $0, pretty: true) }) { json in
+            try out.write(first ? "\n    " : ",\n    ")
+            try out.write(bytes: json)
             first = false
         }
         try out.write(first ? "]\n}\n" : "\n  ]\n}\n")
+    }
+
+    /// An entry with its body as JSON (`Entry.json`): one line, or pretty at the depth of the
+    /// document's `entries` list. Formats call it on every core.
+    static func bytes(of e: Entry, pretty: Bool) -> [UInt8] {
+        var w = JSONWriter(capacity: e.body.utf8.count + 1024)
+        w.write(e.json(includeBody: true), pretty: pretty, indent: pretty ? 2 : 0)
+        return w.bytes
     }
 
     /// A pretty value nested one level deep.

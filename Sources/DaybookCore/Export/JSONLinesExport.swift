@@ -9,6 +9,10 @@ public struct JSONLinesExport: ExportFormat {
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
-        try context.forEachWithBody(entries) { e in try out.write(e.json(includeBody: true).serialized() + "\n") }
+        try context.forEachWithBody(entries, prepare: { e -> [UInt8] in
+            var line = JSONExport.bytes(of: e, pretty: false)
+            line.append(0x0A)
+            return line
+        }) { try out.write(bytes: $0) }
     }
 }

@@ -7,8 +7,14 @@ import Glibc
 /// Receives text in pieces, so an export never holds the whole output in memory.
 public protocol TextSink: AnyObject {
     func write(_ text: String) throws
+    /// UTF-8 text already encoded (a streamed export's pieces), written without a detour through String.
+    func write(bytes: [UInt8]) throws
     /// Called once at the end.
     func finish() throws
+}
+
+extension TextSink {
+    public func write(bytes: [UInt8]) throws { try write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Writes to a file through a 64 KiB buffer. An atomic sink writes a temporary file that replaces
@@ -18,7 +24,7 @@ public final class FileSink: TextSink {
     private let url: URL
     private let temporary: URL
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer: [UInt8] = []
     private let atomic: Bool
 
     public init(_ url: URL, atomic: Bool = true) throws {
@@ -35,6 +41,11 @@ public final class FileSink: TextSink {
 
     public func write(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    public func write(bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 

@@ -4,12 +4,8 @@ import Foundation
 struct StrokeFilesCheck: DiaryCheck {
     /// Every `*.strokes.json` under entries/ (relative paths, sorted).
     func strokeFiles(_ diary: Diary) -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: diary.entriesFolder.path) else { return [] }
-        var out: [String] = []
-        while let p = e.nextObject() as? String {
-            if p.hasSuffix(".strokes.json") { out.append("entries/" + p) }
-        }
-        return out.sorted()
+        let suffix = Array(".strokes.json".utf8)
+        return diary.pathsUnderEntries { name, _ in name.count >= suffix.count && name.suffix(suffix.count).elementsEqual(suffix) }
     }
 
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {

@@ -132,6 +132,7 @@ extension Diary {
         var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit ? cache.writer() : nil
         var diagnostics: [Diagnostic] = []
         var parsedEntries: [Int: Entry] = [:]
+        var failures: [Int32: [DaybookError]] = [:]
         var items: [EntrySnapshot.Item] = []
         items.reserveCapacity(files.count)
         var next = 0
@@ -146,11 +147,13 @@ extension Diary {
                         items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot)))
                     } else {
                         let shown = displayPath(files.rel(i))
-                        diagnostics += (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
+                        let problems = (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
                             var p = p
                             p.location?.path = shown
-                            return Diagnostic(p)
+                            return p
                         }
+                        failures[Int32(i)] = problems
+                        diagnostics += problems.map { Diagnostic($0) }
                     }
                     continue
                 }
@@ -161,6 +164,7 @@ extension Diary {
                 let fresh = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
                                              digest: digest, cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
                 diagnostics += outcome.problems.map { Diagnostic($0) }
+                if outcome.entry == nil { failures[Int32(i)] = outcome.problems }
                 let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
                 if let e = outcome.entry {
                     if slot == nil { parsedEntries[i] = e }
@@ -204,7 +208,7 @@ extension Diary {
             return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
         }
         return EntrySnapshot(diary: self, cache: cache, files: files, walkedAt: walkedAt, items: items, parsed: parsedEntries,
-                             diagnostics: diagnostics)
+                             diagnostics: diagnostics, failures: failures)
     }
 
     /// Every readable entry, oldest first; unreadable ones become diagnostics. Without `bodies`,
@@ -234,12 +238,7 @@ extension Diary {
     }
 
     /// The body of an entry file, without parsing its front matter.
-    public func readBody(_ rel: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: url(rel).path),
-              let text = String(validatingUTF8Data: data),
-              let doc = try? EntryText(text, path: rel) else { return nil }
-        return doc.body
-    }
+    public func readBody(_ rel: String) -> String? { try? entryBody(rel) }
 }
 
 /// Parts of an entry a command may do without: left out, they are not decoded from the cache.
@@ -276,8 +275,11 @@ public final class EntrySnapshot: @unchecked Sendable {
     let parsed: [Int: Entry]
     /// The files that could not be read, each problem located.
     public let diagnostics: [Diagnostic]
+    /// The problems of each file (by its place in the walk) that gave no entry.
+    let failures: [Int32: [DaybookError]]
 
-    init(diary: Diary, cache: EntryCache, files: EntryWalk, walkedAt: Int, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic]) {
+    init(diary: Diary, cache: EntryCache, files: EntryWalk, walkedAt: Int, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic],
+         failures: [Int32: [DaybookError]]) {
         self.diary = diary
         self.cache = cache
         self.files = files
@@ -285,9 +287,37 @@ public final class EntrySnapshot: @unchecked Sendable {
         self.items = items
         self.parsed = parsed
         self.diagnostics = diagnostics
+        self.failures = failures
     }
 
     public var count: Int { items.count }
+
+    /// Every file of the walk in the order of `Diary.entryFiles` (by path; names are sorted as
+    /// Strings, which is their bytes' order unless a name holds characters beyond ASCII), each with
+    /// the position of its entry (oldest first), or nil when it gave none (`failures`).
+    func filesByPath() -> [(file: Int, position: Int?)] {
+        var position = [Int32](repeating: -1, count: files.count)
+        for (k, item) in items.enumerated() { position[Int(item.file)] = Int32(k) }
+        var order = Array(0..<files.count)
+        var start = 0
+        while start < files.count {
+            let folder = files.files[start].folder
+            var end = start, ascii = true
+            while end < files.count, files.files[end].folder == folder {
+                let f = files.files[end]
+                if ascii, files.names[Int(f.name)..<Int(f.name + f.nameCount)].contains(where: { $0 >= 0x80 }) { ascii = false }
+                end += 1
+            }
+            if !ascii {
+                order[start..<end].sort { a, b in
+                    let x = files.rel(a), y = files.rel(b)
+                    return x != y ? x < y : Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
+                }
+            }
+            start = end
+        }
+        return order.map { ($0, position[$0] < 0 ? nil : Int(position[$0])) }
+    }
 
     /// Where the k-th entry's file is in the walk (`files`).
     func fileIndex(_ k: Int) -> Int { Int(items[k].file) }

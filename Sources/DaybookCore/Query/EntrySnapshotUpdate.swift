@@ -71,6 +71,8 @@ extension EntrySnapshot {
         var diagnostics = self.diagnostics.filter { d in !(d.location.map { shown.contains($0.path) } ?? false) }
         var parsed: [Int: Entry] = [:]
         for (file, e) in self.parsed where moved[file] >= 0 { parsed[Int(moved[file])] = e }
+        var failures: [Int32: [DaybookError]] = [:]
+        for (file, problems) in self.failures where moved[Int(file)] >= 0 { failures[moved[Int(file)]] = problems }
         var items = self.items.compactMap { item -> Item? in
             let to = moved[Int(item.file)]
             return to < 0 ? nil : Item(date: item.date, file: to, slot: item.slot)
@@ -79,7 +81,7 @@ extension EntrySnapshot {
             guard let file = newIndex[c.rel] else { continue }
             var outcome = diary.readEntry(c.rel)
             diagnostics += outcome.problems.map { Diagnostic($0) }
-            guard outcome.entry != nil else { continue }
+            guard outcome.entry != nil else { failures[file] = outcome.problems; continue }
             outcome.entry?.body = ""
             guard let entry = outcome.entry else { continue }
             parsed[Int(file)] = entry
@@ -95,7 +97,7 @@ extension EntrySnapshot {
             items.insert(Item(date: entry.date, file: file, slot: -1), at: lo)
         }
         return EntrySnapshot(diary: diary, cache: cache, files: walk, walkedAt: walkedAt, items: items, parsed: parsed,
-                             diagnostics: diagnostics)
+                             diagnostics: diagnostics, failures: failures)
     }
 
     /// The entries whose files are at `paths` (relative to the diary), in date order.

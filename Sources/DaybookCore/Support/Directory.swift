@@ -61,6 +61,28 @@ final class Directory {
         }
     }
 
+    /// Calls `body` with the bytes of every name except `.` and `..` (as `forEachName`), whether
+    /// it is a folder itself and whether it is a symbolic link, from readdir's d_type (lstat only
+    /// where the file system does not say).
+    func forEachNameAndKind(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ isFolder: Bool, _ isLink: Bool) -> Void) {
+        rewinddir(dir)
+        while let ent = readdir(dir) {
+            var type = ent.pointee.d_type
+            withUnsafeBytes(of: &ent.pointee.d_name) { raw in
+                let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let n = strlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+                if (n == 1 && p[0] == 0x2E) || (n == 2 && p[0] == 0x2E && p[1] == 0x2E) { return }
+                if type == UInt8(DT_UNKNOWN) {
+                    var st = stat()
+                    if fstatat(dirfd(dir), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0 {
+                        type = st.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : st.st_mode & S_IFMT == S_IFLNK ? UInt8(DT_LNK) : UInt8(DT_REG)
+                    }
+                }
+                body(UnsafeBufferPointer(start: p, count: n), type == UInt8(DT_DIR), type == UInt8(DT_LNK))
+            }
+        }
+    }
+
     /// The stamp of a regular file in this folder named by a NUL-terminated string; nil for a
     /// symbolic link (never followed: it may lead out of the diary) or anything not a file.
     func stamp(_ name: UnsafePointer<CChar>) -> FileStamp? {

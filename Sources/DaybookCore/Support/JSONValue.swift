@@ -68,41 +68,9 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// Compact JSON text (one line), keys in their given order; `pretty`: two spaces a level, the
     /// lines after the first indented `indent` levels (a value nested in a document being written).
     public func serialized(pretty: Bool = false, indent: Int = 0) -> String {
-        var out = ""
-        write(to: &out, pretty: pretty, indent: indent)
-        return out
-    }
-
-    private func write(to out: inout String, pretty: Bool, indent: Int) {
-        switch self {
-        case .null: out += "null"
-        case let .bool(b): out += b ? "true" : "false"
-        case let .int(i): out += String(i)
-        case let .double(d): out += JSONValue.format(d)
-        case let .string(s): JSONValue.quote(s, into: &out)
-        case let .array(items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                item.write(to: &out, pretty: pretty, indent: indent + 1)
-            }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "]"
-        case let .object(pairs):
-            if pairs.isEmpty { out += "{}"; return }
-            out += "{"
-            for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSONValue.quote(k, into: &out)
-                out += pretty ? ": " : ":"
-                v.write(to: &out, pretty: pretty, indent: indent + 1)
-            }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "}"
-        }
+        var w = JSONWriter()
+        w.write(self, pretty: pretty, indent: indent)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     static func format(_ d: Double) -> String {
@@ -111,34 +79,11 @@ public indirect enum JSONValue: Equatable, Sendable {
         return String(d)
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00xx`,
-    /// everything else as it is. Runs that need no escape are copied whole from the UTF-8 (a byte
-    /// under 0x20, `"` or `\` is never part of a longer character).
+    /// `s` as a JSON string (`JSONWriter`'s), appended to `out`.
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        var s = s
-        s.withUTF8 { bytes in
-            var start = 0
-            func flush(_ end: Int) {
-                if start < end { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
-            }
-            for i in 0..<bytes.count {
-                let b = bytes[i]
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
-                flush(i)
-                start = i + 1
-                switch b {
-                case 0x22: out += "\\\""
-                case 0x5C: out += "\\\\"
-                case 0x0A: out += "\\n"
-                case 0x0D: out += "\\r"
-                case 0x09: out += "\\t"
-                default: out += String(format: "\\u%04x", b)
-                }
-            }
-            flush(bytes.count)
-        }
-        out += "\""
+        var w = JSONWriter(capacity: s.utf8.count + 2)
+        w.write(string: s)
+        out += String(decoding: w.bytes, as: UTF8.self)
     }
 }
 

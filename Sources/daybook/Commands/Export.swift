@@ -93,5 +93,6 @@ struct Export: ParsableCommand {
 /// Export text on stdout, through Terminal's buffer (a closed pipe ends quietly).
 final class StandardOutput: TextSink {
     func write(_ text: String) { Terminal.out(text, terminator: "") }
+    func write(bytes: [UInt8]) { Terminal.out(bytes: bytes) }
     func finish() { Terminal.flush() }
 }

@@ -36,8 +36,14 @@ enum Terminal {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Large output (an SVG of a million points) straight to stdout, without copying it into the buffer.
+    /// Bytes on stdout: small pieces through the buffer, large output (an SVG of a million points)
+    /// straight to stdout, without copying it into the buffer.
     static func out(bytes: [UInt8]) {
+        if bytes.count < 1 << 16 {
+            buffer.append(contentsOf: bytes)
+            if buffer.count > 1 << 16 { flush() }
+            return
+        }
         flush()
         writeAll(bytes)
     }
