@@ -23,7 +23,9 @@ def main():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 6 or not cells[0].isdigit():
             continue
-        n, command, median, peak = int(cells[0]), cells[1], number(cells[2]), number(cells[5])
+        n, median, peak = int(cells[0]), number(cells[2]), number(cells[5])
+        # A row's name may carry its own throughput (`export json (289.5 MB of entries: 103 MB/s, …)`).
+        command = re.sub(r" \([0-9.]+ MB of entries.*\)$", "", cells[1])
         if median is None:
             continue
         if command not in rows:
