@@ -27,8 +27,9 @@ struct Stats: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let schedule = diary.config.schedule
+        // A mood is averaged on the diary's scale from its template's: the template is always read.
         let entries = try filters.entries(of: diary, bodies: false,
-                                          parts: field != nil ? .all : by != nil ? [] : schedule.isEmpty ? [.tags, .codings] : [.tags, .codings, .template])
+                                          parts: field != nil ? .all : by != nil ? [.template] : [.tags, .codings, .template])
         let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
         let printer = StatsPrinter(field: field)
         if let by {

@@ -25,7 +25,7 @@ struct StudyStats: ParsableCommand {
         }
         // Each participant's entries and their tally, on every core; groups and all merge tallies.
         let read = diaries.map { _, diary in
-            let entries = try filters.entries(of: diary, bodies: false, parts: [.tags, .codings])
+            let entries = try filters.entries(of: diary, bodies: false, parts: [.tags, .codings, .template])
             return (entries: entries, tally: statistics(diary).tally(entries))
         }
         guard !read.isEmpty else { try diaries.finish(); throw DaybookError.nothing("") }
