@@ -231,6 +231,8 @@ def test_selecting_a_phrase_and_coding_it(browser, served, diary):
     memo.send_keys("fourth time")
     browser.find_element(By.XPATH, "//div[@id='coding-detail']//button[text()='Save memo']").click()
     wait_for(lambda: "memo: fourth time" in (diary.path / "entries/2026/11" / f"{eid}.md").read_text())
+    # The file is written before its commit is made: wait for the commit, not only the file.
+    wait_for(lambda: diary.commits() == before + 2)
     assert diary.git("log", "-1", "--format=%s").strip().startswith("code memo: frustration on Login trouble")
 
 
