@@ -19,6 +19,16 @@ public struct Statistics: Sendable {
         self.moodScales = moodScales
     }
 
+    /// A diary's statistics: its today, its week start, its mood scales.
+    public init(diary: Diary) {
+        self.init(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
+    }
+
+    /// What a summary reads of each entry besides its date, mood and words: the template tells
+    /// the mood's scale (see MoodScales). Tables per period read only the template.
+    public static let summaryParts: EntryParts = [.tags, .codings, .template]
+    public static let periodParts: EntryParts = [.template]
+
     // MARK: Summary
 
     public struct Summary: Sendable {

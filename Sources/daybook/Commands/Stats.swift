@@ -27,10 +27,9 @@ struct Stats: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let schedule = diary.config.schedule
-        // A mood is averaged on the diary's scale from its template's: the template is always read.
         let entries = try filters.entries(of: diary, bodies: false,
-                                          parts: field != nil ? .all : by != nil ? [.template] : [.tags, .codings, .template])
-        let statistics = Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
+                                          parts: field != nil ? .all : by != nil ? Statistics.periodParts : Statistics.summaryParts)
+        let statistics = Statistics(diary: diary)
         let printer = StatsPrinter(field: field)
         if let by {
             let rows = statistics.table(entries, by: by, field: field)

@@ -20,20 +20,17 @@ struct StudyStats: ParsableCommand {
 
     func run() throws {
         var diaries = try StudyDiaries(options, global)
-        func statistics(_ diary: Diary) -> Statistics {
-            Statistics(today: diary.clock.today, mondayFirst: diary.config.weekStartsOnMonday, moodScales: diary.moodScales)
-        }
         // Each participant's entries and their tally, on every core; groups and all merge tallies.
         let read = diaries.map { _, diary in
-            let entries = try filters.entries(of: diary, bodies: false, parts: [.tags, .codings, .template])
-            return (entries: entries, tally: statistics(diary).tally(entries))
+            let entries = try filters.entries(of: diary, bodies: false, parts: Statistics.summaryParts)
+            return (entries: entries, tally: Statistics(diary: diary).tally(entries))
         }
         guard !read.isEmpty else { try diaries.finish(); throw DaybookError.nothing("") }
         /// The members' summary together, on the lead's mood scale and week.
         func together(_ members: [(participant: Participant, diary: Diary, value: (entries: [Entry], tally: Statistics.Tally))]) -> Statistics.Summary {
             let lead = members[0].diary
             if let all = Statistics.merged(members.map(\.value.tally), scale: lead.moodScales.diary) { return Statistics.summary(all) }
-            return statistics(lead).summary(members.flatMap(\.value.entries))
+            return Statistics(diary: lead).summary(members.flatMap(\.value.entries))
         }
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
         if let group = output.group {
