@@ -66,8 +66,8 @@ struct QuoteSearch {
     /// The quote's length (normalized) and where its non-overlapping matches start.
     private mutating func matches(of quote: String) -> (length: Int, starts: [Int]) {
         if let m = found[quote] { return m }
-        let needle = NormalizedText(quote).scalars
-        let m = (needle.count, needle.isEmpty ? [] : text.matches(of: needle))
+        let needle = NormalizedText(quote)
+        let m = (needle.count, needle.count == 0 ? [] : text.matches(of: needle))
         found[quote] = m
         return m
     }
@@ -77,12 +77,12 @@ struct QuoteSearch {
         let m = matches(of: quote)
         guard occurrence >= 1, occurrence <= m.starts.count else { return nil }
         let start = m.starts[occurrence - 1]
-        return QuoteAnchor(start: text.original[start], end: text.original[start + m.length])
+        return QuoteAnchor(start: text.offset(start), end: text.offset(start + m.length))
     }
 
     /// Where a coding applies: its quote's anchor, or the whole body.
     mutating func anchor(of coding: Coding) -> QuoteAnchor? {
-        guard let quote = coding.quote else { return QuoteAnchor(start: 0, end: text.original.last ?? 0) }
+        guard let quote = coding.quote else { return QuoteAnchor(start: 0, end: text.offset(text.count)) }
         return anchor(of: quote, occurrence: coding.occurrence ?? 1)
     }
 
@@ -91,16 +91,24 @@ struct QuoteSearch {
     /// Which occurrence (1-based) of `quote` starts at scalar offset `start` of the body, if one does.
     mutating func occurrence(of quote: String, startingAt start: Int) -> Int? {
         let m = matches(of: quote)
-        return m.starts.firstIndex { text.original[$0] == start }.map { $0 + 1 }
+        return m.starts.firstIndex { text.offset($0) == start }.map { $0 + 1 }
     }
 }
 
 struct NormalizedText {
-    var scalars: [Unicode.Scalar] = []
+    /// The text's bytes when it is ASCII without `\r` (most bodies): nothing is folded, and
+    /// scalar i is byte i, so positions need no table and matches are found with `memchr`.
+    private var ascii: [UInt8]?
+    private var scalars: [Unicode.Scalar] = []
     /// `original[i]` is the original offset of normalized scalar `i`; one extra entry for the end.
-    var original: [Int] = []
+    private var original: [Int] = []
 
     init(_ s: String) {
+        var s = s
+        if NormalizedText.asciiFastPath, s.withUTF8({ b in !b.contains { $0 >= 0x80 || $0 == 0x0D } }) {
+            ascii = Array(s.utf8)
+            return
+        }
         let all = Array(s.unicodeScalars)
         var i = 0
         while i < all.count {
@@ -116,10 +124,49 @@ struct NormalizedText {
         original.append(all.count)
     }
 
+    /// Whether ASCII text is kept as bytes; tests turn it off to compare with the general path.
+    nonisolated(unsafe) static var asciiFastPath = true
+
+    /// How many scalars the text has after folding.
+    var count: Int { ascii?.count ?? scalars.count }
+
+    /// The original scalar offset of normalized position `i` (0 through `count`).
+    func offset(_ i: Int) -> Int { ascii == nil ? original[i] : i }
+
+    /// The normalized text's scalars.
+    private var allScalars: [Unicode.Scalar] { ascii.map { $0.map { Unicode.Scalar($0) } } ?? scalars }
+
     /// Start indices (normalized) of the non-overlapping matches of `needle`, left to right.
-    func matches(of needle: [Unicode.Scalar]) -> [Int] {
+    func matches(of needle: NormalizedText) -> [Int] {
         var out: [Int] = []
-        guard needle.count <= scalars.count, let first = needle.first else { return out }
+        guard needle.count > 0, needle.count <= count else { return out }
+        if let hay = ascii {
+            // A needle with a character beyond ASCII or a `\r` left after folding is not in this text.
+            let n: [UInt8]
+            if let a = needle.ascii { n = a } else {
+                guard needle.scalars.allSatisfy({ $0.isASCII && $0 != "\r" }) else { return out }
+                n = needle.scalars.map { UInt8($0.value) }
+            }
+            hay.withUnsafeBytes { h in
+                n.withUnsafeBytes { p in
+                    // The first byte by memchr, the rest compared where it is.
+                    let first = Int32(p[0])
+                    var i = 0
+                    while i + p.count <= h.count, let hit = memchr(h.baseAddress! + i, first, h.count - p.count + 1 - i) {
+                        let at = h.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                        if memcmp(h.baseAddress! + at, p.baseAddress!, p.count) == 0 {
+                            out.append(at)
+                            i = at + p.count
+                        } else {
+                            i = at + 1
+                        }
+                    }
+                }
+            }
+            return out
+        }
+        let needle = needle.allScalars
+        guard let first = needle.first else { return out }
         var i = 0
         let last = scalars.count - needle.count
         while i <= last {

@@ -325,14 +325,19 @@ public final class Diary {
     }
 
     /// Reads one entry file and, when asked, the digest of the bytes parsed (`EntryCache.digest`).
-    func readEntry(_ rel: String, digest: Bool) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+    /// `ink` false says a walk just found no stroke file beside it, so none is opened: the walk's
+    /// stamps are what the cache records, so a stroke file that comes after it is seen next time.
+    func readEntry(_ rel: String, digest: Bool, ink: Bool = true) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+        let shown = displayPath(rel)
         guard let bytes = StrokeFile.read(path: rootPrefix + rel) else {
-            return (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))]), nil)
+            return (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil)
         }
-        let data = Data(bytes.dropLast()) // the reader ends its bytes with a NUL for the stroke parser
         let inkRel = StrokeFile.path(ofEntry: rel)
-        let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
-        var outcome = parser.parse(data, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
+        // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
+        var outcome = bytes.withUnsafeBufferPointer { b in
+            parser.parse(bytes: UnsafeBufferPointer(rebasing: b.dropLast()), relativePath: rel, displayPath: shown, hasInk: inkBytes != nil)
+        }
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
         return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
     }

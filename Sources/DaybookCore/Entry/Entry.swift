@@ -105,6 +105,22 @@ public struct EntryParser {
 
     /// Parses the bytes of the entry file at `relativePath`; `displayPath` names it in messages.
     public func parse(_ data: Data, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
+        data.withUnsafeBytes { raw in
+            parse(bytes: raw.bindMemory(to: UInt8.self), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+        }
+    }
+
+    /// The same from memory. The file is cut at its fences on the bytes (`EntryText.bodyOffset`,
+    /// the rule `EntryText` splits by), so only the front matter is split into lines; a file the
+    /// bytes cannot settle, or one with a problem, is read as `EntryText`, which words the problem.
+    func parse(bytes: UnsafeBufferPointer<UInt8>, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
+        if EntryParser.cutAtBytes, let at = EntryText.bodyOffset(bytes),
+           let head = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[..<at])),
+           let body = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[at...])) {
+            let lines = EntryText.splitLines(head)
+            return parse(Sections(head: lines[...], body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+        }
+        let data = Data(bytes)
         guard let text = String(validatingUTF8Data: data) else {
             return Outcome(entry: nil, problems: [EntryParser.utf8Error(data, path: displayPath)])
         }
@@ -116,9 +132,23 @@ public struct EntryParser {
     }
 
     public func parse(_ doc: EntryText, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
+        parse(Sections(head: doc.lines[...doc.closing], body: doc.body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+    }
+
+    /// An entry file cut at its fences: the front matter's lines, both fences included, and the body.
+    struct Sections {
+        var head: ArraySlice<String>
+        var body: String
+        /// The YAML between the fences.
+        var yaml: String { head.dropFirst().dropLast().joined() }
+        /// The file line (1-based) on which the body starts.
+        var bodyStartLine: Int { head.count + 1 }
+    }
+
+    func parse(_ doc: Sections, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
         // Most front matter is one `key: value` a line: read without libyaml. A problem found in
         // it is found again in Yams' nodes, which place it (line and column).
-        if EntryParser.plainFrontMatter, let root = PlainFrontMatter.compose(doc) {
+        if EntryParser.plainFrontMatter, let root = PlainFrontMatter.compose(head: doc.head) {
             let outcome = interpret(root, doc, relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
             if outcome.problems.isEmpty { return outcome }
         }
@@ -129,11 +159,14 @@ public struct EntryParser {
         return interpret(root, doc, relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
     }
 
+    /// Whether `parse(bytes:)` cuts the file at the bytes; tests turn it off to compare with `EntryText`.
+    nonisolated(unsafe) static var cutAtBytes = true
+
     /// Whether `parse` tries `PlainFrontMatter` before Yams; tests turn it off to compare the two.
     nonisolated(unsafe) static var plainFrontMatter = true
 
     /// The entry the front matter's nodes and the body make, or the problems in them.
-    func interpret(_ root: Node?, _ doc: EntryText, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
+    func interpret(_ root: Node?, _ doc: Sections, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
         var problems: [DaybookError] = []
         func problem(_ node: Node?, _ message: String) {
             let loc = node.map { YAML.location(of: $0, path: displayPath, lineOffset: 1) } ?? SourceLocation(path: displayPath, line: 1, column: 1)
@@ -211,9 +244,7 @@ public struct EntryParser {
         let body = doc.body
         let prose = Prose(markdown: body)
         let resolvedTitle = title ?? prose.firstHeading ?? EntryParser.firstLine(of: body)
-        let name = (relativePath as NSString).lastPathComponent
-        let id = name.hasSuffix(".md") ? String(name.dropLast(3)) : name
-        let entry = Entry(id: id, path: relativePath, date: date, title: resolvedTitle, frontTags: frontTags,
+        let entry = Entry(id: Entry.id(ofPath: relativePath), path: relativePath, date: date, title: resolvedTitle, frontTags: frontTags,
                           inlineTags: prose.inlineTags, mood: mood, template: template, fields: fields,
                           codings: codings, body: body, bodyStartLine: doc.bodyStartLine, words: prose.words, hasInk: hasInk)
         return Outcome(entry: entry, problems: [])

@@ -10,27 +10,45 @@ enum PlainFrontMatter {
     /// mappings of such `key: value` lines (as `codes:` is written); nil for anything else. Nodes
     /// carry no marks: a caller that finds a problem in them reads the front matter again with
     /// Yams, whose nodes place it.
-    static func compose(_ doc: EntryText) -> Node? {
-        guard doc.closing > 1 else { return nil }
+    static func compose(_ doc: EntryText) -> Node? { compose(head: doc.lines[...doc.closing]) }
+
+    /// The same from the lines of the front matter, its two fences included.
+    static func compose(head: ArraySlice<String>) -> Node? {
+        let head = Head(lines: head)
+        guard head.closing > 1 else { return nil }
         var pairs: [(Node, Node)] = []
-        pairs.reserveCapacity(doc.closing - 1)
+        pairs.reserveCapacity(head.closing - 1)
         var i = 1
-        while i < doc.closing {
-            var line = doc.lines[i]
+        while i < head.closing {
+            var line = head[i]
             guard let read = line.withUTF8({ b in Line(b, indent: 0) }) else { return nil }
             switch read {
             case let .pair(key, value):
                 pairs.append((key, value))
                 i += 1
             case let .blockKey(key):
-                guard let (list, next) = blockList(doc, from: i + 1) else { return nil }
+                guard let (list, next) = blockList(head, from: i + 1) else { return nil }
                 pairs.append((key, list))
                 i = next
             case .item, .end: return nil
             }
         }
-        return .mapping(Node.Mapping(pairs, Yams.Tag(.implicit), .block))
+        return .mapping(Node.Mapping(pairs, tag(.implicit), .block))
     }
+
+    /// The front matter's lines, counted from the opening fence (line 0) to the closing one.
+    private struct Head {
+        let lines: ArraySlice<String>
+        var closing: Int { lines.count - 1 }
+        subscript(i: Int) -> String { lines[lines.startIndex + i] }
+    }
+
+    /// One constructor for every tag: Yams' `Constructor.default` builds its tables anew each time
+    /// it is asked for (a tenth of a cold parse, when every node's tag asked for it).
+    nonisolated(unsafe) private static let constructor = Constructor.default
+
+    /// A new tag (Yams resolves a tag in place, so nodes do not share one) with the shared constructor.
+    private static func tag(_ name: Yams.Tag.Name) -> Yams.Tag { Yams.Tag(name, .default, constructor) }
 
     /// What one line holds.
     private enum Line {
@@ -71,17 +89,17 @@ enum PlainFrontMatter {
     /// The block list that starts at line `first`: items `  - …`, a mapping item's further pairs
     /// `    key: value`. The list and the line after it; nil for anything else, an empty list, or a
     /// key repeated within an item (Yams' error to report).
-    private static func blockList(_ doc: EntryText, from first: Int) -> (Node, Int)? {
+    private static func blockList(_ doc: Head, from first: Int) -> (Node, Int)? {
         var items: [Node] = []
         var open: [(Node, Node)]?
         var keys = Set<String>()
         func close() {
-            if let open { items.append(.mapping(Node.Mapping(open, Yams.Tag(.implicit), .block))) }
+            if let open { items.append(.mapping(Node.Mapping(open, tag(.implicit), .block))) }
             open = nil
         }
         var i = first
         while i < doc.closing {
-            var line = doc.lines[i]
+            var line = doc[i]
             let item = line.withUTF8 { Line($0, indent: 2) }
             if case .end? = item { break }
             if case let .item(key, value)? = item {
@@ -103,7 +121,7 @@ enum PlainFrontMatter {
         }
         close()
         guard !items.isEmpty else { return nil }
-        return (.sequence(Node.Sequence(items, Yams.Tag(.implicit), .block)), i)
+        return (.sequence(Node.Sequence(items, tag(.implicit), .block)), i)
     }
 
     /// `key: value` from byte `start` to `end`.
@@ -122,7 +140,7 @@ enum PlainFrontMatter {
         for i in start..<end where !(isLetter(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "_") || b[i] == UInt8(ascii: "-")) {
             return nil
         }
-        return .scalar(Node.Scalar(text(b, start..<end), Yams.Tag(.implicit), .plain))
+        return .scalar(Node.Scalar(text(b, start..<end), tag(.implicit), .plain))
     }
 
     private static func value(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
@@ -139,7 +157,7 @@ enum PlainFrontMatter {
         guard r.count >= 2, b[r.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
         let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
         guard scan(b, inner, allowed: { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
-        return .scalar(Node.Scalar(text(b, inner), Yams.Tag(.str), .doubleQuoted))
+        return .scalar(Node.Scalar(text(b, inner), tag(.str), .doubleQuoted))
     }
 
     /// A plain scalar on one line: it starts with a letter or digit (no indicator), has no ` #`
@@ -152,7 +170,7 @@ enum PlainFrontMatter {
             if b[i] == UInt8(ascii: ":"), b[i + 1] == UInt8(ascii: " ") { return nil }
         }
         guard scan(b, r, allowed: { _ in true }) else { return nil }
-        return .scalar(Node.Scalar(text(b, r), Yams.Tag(.implicit), .plain))
+        return .scalar(Node.Scalar(text(b, r), tag(.implicit), .plain))
     }
 
     /// `[a, b-c, d/e]` (or `[]`): items of letters, digits, `_`, `-`, `/` and non-ASCII letters,
@@ -171,14 +189,14 @@ enum PlainFrontMatter {
                 isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/") || c >= 0x80
             }
             guard ok else { return nil }
-            items.append(.scalar(Node.Scalar(text(b, word), Yams.Tag(.implicit), .plain)))
+            items.append(.scalar(Node.Scalar(text(b, word), tag(.implicit), .plain)))
             if i < end {
                 // `, ` and another item.
                 guard i + 2 < end, b[i + 1] == UInt8(ascii: " ") else { return nil }
                 i += 2
             }
         }
-        return .sequence(Node.Sequence(items, Yams.Tag(.implicit), .flow))
+        return .sequence(Node.Sequence(items, tag(.implicit), .flow))
     }
 
     /// Whether every byte of the range is printable the way YAML reads it (no control character,

@@ -183,7 +183,8 @@ extension Diary {
                 DispatchQueue.concurrentPerform(iterations: count) { j in
                     let f = files.files[misses[first + j]]
                     // A racy file is cached with the digest of the bytes parsed, or not at all.
-                    var read = readEntry(files.rel(misses[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false))
+                    var read = readEntry(files.rel(misses[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
+                                         ink: f.ink != nil)
                     read.outcome.entry?.body = ""
                     slots[j] = read
                 }

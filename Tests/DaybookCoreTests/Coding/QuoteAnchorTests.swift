@@ -63,4 +63,47 @@ final class QuoteAnchorTests: XCTestCase {
         XCTAssertTrue(QuoteAnchor(start: 0, end: 5).overlaps(QuoteAnchor(start: 4, end: 8)))
         XCTAssertFalse(QuoteAnchor(start: 0, end: 4).overlaps(QuoteAnchor(start: 4, end: 8)))
     }
+
+    /// ASCII bodies are searched as bytes: every anchor, count and occurrence must be what the
+    /// scalar search gives, over generated bodies and quotes (CRLF, lone CR, characters beyond
+    /// ASCII, NUL, repeats that overlap).
+    func testTheASCIIPathAgreesWithTheScalarPath() {
+        var rng = SplitMix64(seed: 42)
+        let pieces = ["a", "b", "ab", "aa", " ", "\n", "\r\n", "\r", "é", "🙂", "\u{0}", "login failed"]
+        func text(_ most: Int) -> String {
+            (0..<Int(rng.next() % UInt64(most))).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+        }
+        var asciiBodies = 0
+        for _ in 0..<4000 {
+            var body = text(14)
+            if rng.next() % 2 == 0 { body = body.filter { $0.isASCII && $0 != "\r" && $0 != "\r\n" } }
+            if !body.isEmpty, body.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { asciiBodies += 1 }
+            let quotes = (0..<3).map { _ in text(4) }
+            let codings = quotes.map { Coding(code: "c", quote: $0.isEmpty ? nil : $0, occurrence: Int(rng.next() % 3) + 1) }
+            func answers() -> [String] {
+                var out = QuoteAnchor.locate(codings, in: body).map { "\($0.map { "\($0.start)-\($0.end)" } ?? "none")" }
+                for q in quotes {
+                    out.append("count \(QuoteAnchor.count(of: q, in: body))")
+                    for start in 0..<4 { out.append("at \(start): \(QuoteAnchor.occurrence(of: q, startingAt: start, in: body) ?? 0)") }
+                }
+                return out
+            }
+            NormalizedText.asciiFastPath = true
+            let fast = answers()
+            NormalizedText.asciiFastPath = false
+            let general = answers()
+            NormalizedText.asciiFastPath = true
+            XCTAssertEqual(fast, general, "body \(Array(body.unicodeScalars)) quotes \(quotes.map { Array($0.unicodeScalars) })")
+        }
+        XCTAssertGreaterThan(asciiBodies, 1500)
+    }
+
+    /// A quote as messages and `code ls` show it: one line, at most 60 characters.
+    func testAQuoteIsShownOnOneShortLine() {
+        XCTAssertEqual(CodeApplication.short("the login\r\nfailed\nagain"), "the login failed again")
+        XCTAssertEqual(CodeApplication.short("one line"), "one line")
+        let long = String(repeating: "é", count: 70)
+        XCTAssertEqual(CodeApplication.short(long), String(repeating: "é", count: 57) + "…")
+        XCTAssertEqual(CodeApplication.short(String(repeating: "x", count: 60)), String(repeating: "x", count: 60))
+    }
 }

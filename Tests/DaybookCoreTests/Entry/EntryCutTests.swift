@@ -1,0 +1,48 @@
+// Cutting an entry file at its fences on the bytes must read every file as `EntryText` reads it:
+// a generated property test over files built to be awkward at the fences and in the encoding.
+import XCTest
+@testable import DaybookCore
+
+final class EntryCutTests: XCTestCase {
+    static let fences = ["---\n", "---\r\n", "--- \n", "---\t\n", "----\n", "--\n", "---é\n", "---\u{A0}\n", "--- x\n", "---"]
+    static let lines = ["date: 2026-11-21T10:30:00+01:00\n", "title: Ward round\n", "tags: [care, night]\n", "mood: 3\n",
+                        "title: Über café\r\n", "note: \"x\"\n", "\n", "# Heading\n", "words and #tag here\n", "— em dash\n",
+                        "body without end", "\u{FEFF}bom\n", "---\n", "  ---\n"]
+
+    func testCuttingAtTheBytesReadsAsEntryTextDoes() {
+        var rng = SplitMix64(seed: 20261123)
+        let parser = EntryParser(config: DiaryConfig())
+        var cut = 0
+        for n in 0..<3000 {
+            var bytes: [UInt8] = []
+            func pick(_ from: [String]) -> String { from[Int(rng.next() % UInt64(from.count))] }
+            if rng.next() % 12 == 0 { bytes += [0xEF, 0xBB, 0xBF] } // a byte order mark before the fence
+            bytes += Array((rng.next() % 10 == 0 ? pick(EntryCutTests.fences) : "---\n").utf8)
+            for _ in 0..<Int(rng.next() % 4) { bytes += Array(pick(EntryCutTests.lines).utf8) }
+            if rng.next() % 8 != 0 { bytes += Array((rng.next() % 6 == 0 ? pick(EntryCutTests.fences) : "---\n").utf8) }
+            for _ in 0..<Int(rng.next() % 5) { bytes += Array(pick(EntryCutTests.lines).utf8) }
+            // Bytes that are not UTF-8, in the front matter or the body.
+            if rng.next() % 15 == 0 { bytes.insert([0xFF, 0xC3, 0x80, 0xE2][Int(rng.next() % 4)], at: Int(rng.next() % UInt64(bytes.count + 1))) }
+            let rel = "entries/2026/11/2026-11-21-1030-e\(n).md"
+            let bodyOffset = bytes.withUnsafeBufferPointer { EntryText.bodyOffset($0) }
+            if bodyOffset != nil { cut += 1 }
+            EntryParser.cutAtBytes = true
+            let a = parser.parse(Data(bytes), relativePath: rel, displayPath: "e.md")
+            EntryParser.cutAtBytes = false
+            let b = parser.parse(Data(bytes), relativePath: rel, displayPath: "e.md")
+            EntryParser.cutAtBytes = true
+            XCTAssertEqual(EntryCutTests.summary(a), EntryCutTests.summary(b), "file: \(bytes)")
+        }
+        // Both ways must have been taken many times for the comparison to mean something.
+        XCTAssertGreaterThan(cut, 1000)
+        XCTAssertLessThan(cut, 2800)
+    }
+
+    static func summary(_ o: EntryParser.Outcome) -> String {
+        var out = o.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }.joined(separator: "\n")
+        if let e = o.entry {
+            out += e.json(includeBody: true).serialized() + " words=\(e.words) line=\(e.bodyStartLine) inline=\(e.inlineTags)"
+        }
+        return out
+    }
+}
