@@ -18,6 +18,10 @@ public final class Diary {
     private let displayPrefix: String?
     /// The root's path with a slash: file paths for thousands of reads without URL work.
     let rootPrefix: String
+    /// daybook.yml's stamp from before `open` read it (nil for settings given in memory). The
+    /// cache's fingerprint takes it, so entries parsed under these settings are never filed
+    /// under settings written after they were read.
+    private(set) var configStamp: FileStamp?
 
     public var entriesFolder: URL { root.appendingPathComponent("entries") }
     public var stateFolder: URL { root.appendingPathComponent(".daybook") }
@@ -72,6 +76,7 @@ public final class Diary {
     public static func open(_ url: URL, environment env: [String: String], workingDirectory: URL) throws -> Diary {
         let root = url.resolvingSymlinksInPath()
         let configURL = root.appendingPathComponent("daybook.yml")
+        let stamp = FileStamp.of(configURL.path)
         guard let data = FileManager.default.contents(atPath: configURL.path) else {
             throw DaybookError.input("no diary at \(url.path) (no daybook.yml there): create one with `daybook init \(url.path)`")
         }
@@ -80,7 +85,9 @@ public final class Diary {
         var config = try DiaryConfig.parse(text, path: display)
         if !text.contains("timezone:"), let tz = env["TZ"].flatMap(TimeZone.init(identifier:)) { config.timeZone = tz }
         let clock = try Clock.fromEnvironment(env, timeZone: config.timeZone)
-        return Diary(root: root, config: config, clock: clock, workingDirectory: workingDirectory)
+        let diary = Diary(root: root, config: config, clock: clock, workingDirectory: workingDirectory)
+        diary.configStamp = stamp
+        return diary
     }
 
     /// Creates a diary: folder (0700), daybook.yml, .gitignore, a repository on the configured

@@ -158,11 +158,10 @@ final class EntryCache: @unchecked Sendable {
     /// the diary's templates (they may set a mood scale).
     static func fingerprint(_ diary: Diary) -> String {
         var parts = ["tz=\(diary.config.timeZone.identifier)"]
-        func stamp(_ url: URL) -> String {
-            guard let s = FileStamp.of(url.path) else { return "-" }
-            return "\(s.size).\(s.mtime).\(s.ctime).\(s.inode)"
-        }
-        parts.append("config=" + stamp(diary.configFile))
+        func stamp(_ s: FileStamp?) -> String { s.map { "\($0.size).\($0.mtime).\($0.ctime).\($0.inode)" } ?? "-" }
+        func stamp(_ url: URL) -> String { stamp(FileStamp.of(url.path)) }
+        // The settings' stamp from when the diary read them: a later edit must not adopt parses made under these.
+        parts.append("config=" + (diary.configStamp.map { stamp($0) } ?? stamp(diary.configFile)))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: diary.templatesFolder.path))?.sorted() ?? []
         for n in names { parts.append("t:\(n)=" + stamp(diary.templatesFolder.appendingPathComponent(n))) }
         return parts.joined(separator: "|")

@@ -56,6 +56,20 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertEqual(withBodies.first?.body, "Some words and #inline words.\n")
     }
 
+    /// Settings edited after a diary read them: what that diary parses under the old settings
+    /// must not be cached as if made under the new ones (the next diary opened must see them).
+    func testSettingsEditedAfterTheDiaryReadThemAreNotAdoptedByItsCache() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\nmood: 4\n---\nwords\n")
+        let old = try open() // reads the settings (mood 1–5); no cache yet
+        try "mood: {min: 1, max: 3}\n".write(to: diary.configFile, atomically: true, encoding: .utf8)
+        var d: [Diagnostic] = []
+        XCTAssertEqual(old.loadEntries(diagnostics: &d, bodies: false).first?.mood, 4, "the old settings still hold for the diary that read them")
+        diary = try open() // reads the new settings: mood 4 is off the scale
+        let (entries, diagnostics) = load()
+        XCTAssertTrue(entries.isEmpty)
+        XCTAssertTrue(diagnostics.contains { $0.message.contains("mood 4 is off the scale 1–3") }, "\(diagnostics)")
+    }
+
     func testAnEditOfTheSameSizeAndTimeIsSeen() throws {
         try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: one\n---\nb\n")
         setMtime("2026-11-01-0900-a.md", seconds: 1_700_000_000)
