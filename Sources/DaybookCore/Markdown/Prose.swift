@@ -27,28 +27,26 @@ public struct Prose: Sendable {
         var words = 0, ascii = true
         let isPlain = text.withUTF8 { b in
             Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
-                var lineStart = true, inWord = false, hasAlnum = false
+                // Without a branch per byte: `seen` gathers every class met, `counted` says the
+                // current word (a run of non-space) has had its letter or digit, so a word is
+                // counted at its first one, as `countWords` counts it.
+                var seen: UInt8 = 0
+                var afterNewline: UInt8 = 0xFF, counted: Int = 0 // all ones at a line's start
                 for i in 0..<b.count {
                     let c = b[i], k = table[Int(c)]
-                    if k & Prose.markup != 0 || (lineStart && k & Prose.startsBlock != 0) { return false }
+                    seen |= k | (afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
                     // `www.` starts an autolink.
                     if k & Prose.dot != 0, i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"),
                        (b[i - 3] | 0x20) == UInt8(ascii: "w") {
                         return false
                     }
-                    // Words as `countWords` counts them, while the text is ASCII.
-                    if c >= 0x80 { ascii = false }
-                    if k & Prose.space != 0 {
-                        if inWord && hasAlnum { words += 1 }
-                        inWord = false; hasAlnum = false
-                    } else {
-                        inWord = true
-                        if k & Prose.alnum != 0 { hasAlnum = true }
-                    }
-                    lineStart = c == UInt8(ascii: "\n")
+                    let alnum = Int(k >> 4) & 1, space = Int(k >> 3) & 1
+                    words += alnum & (counted ^ 1)
+                    counted = (counted | alnum) & (space ^ 1)
+                    afterNewline = c == UInt8(ascii: "\n") ? 0xFF : 0
                 }
-                if inWord && hasAlnum { words += 1 }
-                return true
+                ascii = seen & Prose.high == 0
+                return seen & (Prose.markup | Prose.blockStart) == 0
             }
         }
         return isPlain ? Prose(words: ascii ? words : Prose.countWords(text)) : nil
@@ -56,6 +54,8 @@ public struct Prose: Sendable {
 
     // What each byte is to `plain` and `countWords`, one table look-up instead of a chain of tests.
     private static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16
+    /// Not in the table: `plain` marks a line that starts with `startsBlock` (2 << 5), and bytes beyond ASCII.
+    private static let blockStart: UInt8 = 64, high: UInt8 = 128
     private static let byteClasses: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 256)
         // Characters that start markup (emphasis, code, links, HTML, entities, escapes, tags,
@@ -67,6 +67,7 @@ public struct Prose: Sendable {
         t[Int(UInt8(ascii: "."))] |= dot
         for c in [0x20...0x20, 0x09...0x0D].joined() { t[c] |= space }
         for c in "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8 { t[Int(c)] |= alnum }
+        for c in 0x80...0xFF { t[c] |= high }
         return t
     }()
 
