@@ -43,4 +43,30 @@ final class PlainProseTests: XCTestCase {
         }
         XCTAssertEqual(Prose.plain("Plain words, (here) too.\n\nTwo paragraphs!")?.words, 6)
     }
+
+    /// The eight-bytes-at-once test must say of every byte, at every lane, what a test of the one
+    /// byte says: the bytes around each range's ends, and every byte value at each lane.
+    func testEightBytesAtOnceAgreeWithOneByteAtATime() {
+        func one(_ c: UInt8) -> UInt8? {
+            if c == 0x20 { return 0 }
+            return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) ? 0x80 : nil
+        }
+        func check(_ bytes: [UInt8]) {
+            let x = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * $1.offset) }
+            let each = bytes.map(one)
+            let expected: UInt64? = each.contains(where: { $0 == nil }) ? nil
+                : each.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element!) << (8 * $1.offset) }
+            XCTAssertEqual(Prose.lettersDigitsAndSpaces(x), expected, "\(bytes)")
+        }
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7B, 0x7F, 0x80, 0xC3, 0xFF]
+        var rng = SplitMix64(seed: 8)
+        for _ in 0..<20000 { check((0..<8).map { _ in rng.next() % 3 == 0 ? edges[Int(rng.next() % UInt64(edges.count))] : [0x61, 0x20, 0x5A][Int(rng.next() % 3)] }) }
+        for lane in 0..<8 {
+            for c in 0...255 {
+                var bytes = [UInt8](repeating: 0x61, count: 8)
+                bytes[lane] = UInt8(c)
+                check(bytes)
+            }
+        }
+    }
 }
