@@ -223,7 +223,8 @@ public struct Prose: Sendable {
     /// Finds `#tag` in prose: `#` at the start or after a character that is not a letter, digit,
     /// `/`, `#` or `&`; then tag characters; at least one of them not a digit (`#1` is no tag).
     public static func scanTags(_ s: String, into tags: inout [String], seen: inout Set<String>) {
-        guard s.utf8.contains(UInt8(ascii: "#")) else { return }
+        var text = s // most runs of text hold no `#`: memchr tells (UTF8View's `contains` went byte by byte)
+        guard text.withUTF8({ b in b.count > 0 && memchr(b.baseAddress!, Int32(UInt8(ascii: "#")), b.count) != nil }) else { return }
         let scalars = Array(s.unicodeScalars)
         var i = 0
         while i < scalars.count {
