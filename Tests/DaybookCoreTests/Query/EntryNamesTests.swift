@@ -5,16 +5,8 @@ import XCTest
 @testable import DaybookCore
 
 final class EntryNamesTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12; state ^= state << 25; state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ a: [T]) -> T { a[int(a.count)] }
-        mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
-    }
+    /// The deterministic generator of the word index's property test, so a failure can be replayed.
+    typealias Random = WordIndexPropertyTests.Random
 
     var tmp: URL!
     var diary: Diary!
