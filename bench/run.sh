@@ -72,6 +72,12 @@ for n in "${sizes[@]}"; do
   # Links: `show` resolves one entry's links; --backlinks reads every body once, so its
   # yardstick is ripgrep reading the same files (twice, as for the cold start).
   row "$n" "show last (links resolved)" 0.25 5 "$bin show last"
+  # ENTRY by a whole id (one lstat where `new` files it) and by a unique prefix of it (the names of
+  # the month folders recorded with their stamps, .daybook/cache/names.bin), with the lightest
+  # command that takes an ENTRY: `show --raw` prints the file's bytes.
+  id=$(find "$d/entries" -name '*.md' -print -quit); id=$(basename "$id" .md)
+  row "$n" "show --raw ID (ENTRY by whole id)" 0.05 10 "$bin show --raw $id >/dev/null"
+  row "$n" "show --raw PREFIX (ENTRY by unique id prefix: ${id:0:15})" 0.05 10 "$bin show --raw ${id:0:15} >/dev/null"
   row "$n" "links last --backlinks" "$(python3 -c "print('%.3f' % (2 * $rg_time))")" 3 "$bin links last --backlinks"
   row "$n" "new -m (with its commit)" 0.15 5 "$bin new -q -m 'benchmark entry' Bench"
   [ "$n" -le 100000 ] && row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"

@@ -201,11 +201,19 @@ public final class Diary {
     /// Every month folder of entries/ (`entries/YYYY/MM`), sorted. Symbolic links are not
     /// followed (they may lead out of the diary); `check` lists them.
     func monthFolders() -> [String] {
-        var dirs: [String] = []
+        monthFolderStamps().map(\.dir)
+    }
+
+    /// The month folders (as `monthFolders`) with their stamps, from the lstat that tells each is a
+    /// folder: a folder's stamp moves when a name in it comes, goes or is renamed.
+    func monthFolderStamps() -> [(dir: String, stamp: FileStamp)] {
+        var dirs: [(dir: String, stamp: FileStamp)] = []
         guard isRealFolder("entries"), let top = Directory(entriesFolder.path) else { return dirs }
         for y in top.names.sorted() where !y.hasPrefix(".") && top.isRealFolder(y) {
             guard let year = Directory(entriesFolder.path + "/" + y) else { continue }
-            for m in year.names.sorted() where !m.hasPrefix(".") && year.isRealFolder(m) { dirs.append("entries/\(y)/\(m)") }
+            for m in year.names.sorted() where !m.hasPrefix(".") {
+                if let st = year.lstat(m), st.st_mode & S_IFMT == S_IFDIR { dirs.append(("entries/\(y)/\(m)", FileStamp(st))) }
+            }
         }
         return dirs
     }

@@ -38,16 +38,25 @@ public struct EntryReference {
     }
 
     /// The entry files whose id starts with `prefix`, sorted by path, from the names in the month
-    /// folders: only a name that matches is looked at further (no sort or stat of every file).
+    /// folders (`EntryNames`: recorded names for the folders whose stamp did not move, a listing
+    /// for the others); only a name that matches is looked at further (no sort or stat of every file).
     func files(idPrefix prefix: String) -> [String] {
-        var out: [String] = []
-        diary.forEachEntryFolder { dir, folder, names in
-            for name in names where name.hasSuffix(".md") && name.hasPrefix(prefix) && name.dropLast(3).hasPrefix(prefix) {
-                let rel = dir + "/" + name
-                if Diary.isEntryPath(rel), folder.stamp(name) != nil { out.append(rel) }
-            }
+        // On bytes first, for a prefix in ASCII: a name can start with it (as Strings compare, by
+        // canonical equivalence) only if its bytes do, or if they leave the prefix's at a byte beyond
+        // ASCII (`\u{212A}` is K); ASCII does not change in normalisation. The String comparison
+        // below decides for every candidate, as it did when every folder was listed.
+        let wanted = Array(prefix.utf8)
+        let ascii = !wanted.contains { $0 >= 0x80 }
+        let candidates = EntryNames.paths(in: diary) { name in
+            guard ascii else { return true }
+            var i = 0
+            while i < wanted.count, i < name.count, name[i] == wanted[i] { i += 1 }
+            return i == wanted.count || (i < name.count && name[i] >= 0x80)
         }
-        return out.sorted()
+        return candidates.filter { rel in
+            let name = rel.split(separator: "/").last ?? ""
+            return name.hasSuffix(".md") && name.hasPrefix(prefix) && name.dropLast(3).hasPrefix(prefix) && isEntryFile(rel)
+        }.sorted()
     }
 
     /// A whole id names the file where `new` files it (entries/YYYY/MM/ID.md), found without a walk
@@ -56,9 +65,13 @@ public struct EntryReference {
         let b = Array(id.utf8)
         guard b.count > 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), LocalDay.parse(Substring(id.prefix(10))) != nil else { return nil }
         let rel = "entries/\(id.prefix(4))/\(id.dropFirst(5).prefix(2))/\(id).md"
+        return isEntryFile(rel) ? rel : nil
+    }
+
+    /// Whether `rel` is an entry path naming a regular file (a symbolic link is not followed).
+    func isEntryFile(_ rel: String) -> Bool {
         var info = stat()
-        guard Diary.isEntryPath(rel), lstat(diary.url(rel).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return rel
+        return Diary.isEntryPath(rel) && lstat(diary.url(rel).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     func onDay(_ range: WallRange, name: String) throws -> String {
