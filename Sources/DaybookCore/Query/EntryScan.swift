@@ -2,6 +2,11 @@
 // file is unchanged, a fresh parse where it is not.
 import Foundation
 
+/// A chunk of parses made on other threads, handed over when their group is waited for.
+private final class ParsedChunk: @unchecked Sendable {
+    var value: [(outcome: EntryParser.Outcome, digest: [UInt8]?)?] = []
+}
+
 /// The entry files of a diary from one walk of `entries/`, sorted by path (folders in order,
 /// names bytewise within a folder), each with its stamp and its stroke file's stamp. Names stay
 /// bytes: a path becomes a String only for a file that is parsed or an entry that is decoded.
@@ -172,29 +177,45 @@ extension Diary {
                 }
             }
         }
-        // Files the cache does not hold are parsed on every core, a chunk at a time.
+        // Files the cache does not hold are parsed on every core, a chunk at a time. While one
+        // chunk is taken in here (its records encoded for the cache), the next one is parsed on
+        // the other threads, so no core waits for this one.
         let report = misses.count >= 1000 ? progress : nil
         let chunk = 512
-        for first in stride(from: 0, to: misses.count, by: chunk) {
-            let count = min(chunk, misses.count - first)
+        let missing = misses
+        @Sendable func parse(_ first: Int) -> [(outcome: EntryParser.Outcome, digest: [UInt8]?)?] {
+            let count = min(chunk, missing.count - first)
             var parsed = [(outcome: EntryParser.Outcome, digest: [UInt8]?)?](repeating: nil, count: count)
             parsed.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
                 DispatchQueue.concurrentPerform(iterations: count) { j in
-                    let f = files.files[misses[first + j]]
+                    let f = files.files[missing[first + j]]
                     // A racy file is cached with the digest of the bytes parsed, or not at all.
-                    var read = readEntry(files.rel(misses[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
+                    var read = readEntry(files.rel(missing[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
                                          ink: f.ink != nil)
                     read.outcome.entry?.body = ""
                     slots[j] = read
                 }
             }
-            var k = 0
-            consume(upTo: misses[first + count - 1] + 1) { i in
-                while k < count, misses[first + k] < i { k += 1 }
-                return k < count && misses[first + k] == i ? parsed[k] : nil
+            return parsed
+        }
+        let firsts = Array(stride(from: 0, to: missing.count, by: chunk))
+        var current = firsts.isEmpty ? [] : parse(firsts[0])
+        for (n, first) in firsts.enumerated() {
+            let next = ParsedChunk()
+            let group = DispatchGroup()
+            if n + 1 < firsts.count {
+                DispatchQueue.global().async(group: group) { next.value = parse(firsts[n + 1]) }
             }
-            report?(first + count, misses.count)
+            let count = current.count
+            var k = 0
+            consume(upTo: missing[first + count - 1] + 1) { i in
+                while k < count, missing[first + k] < i { k += 1 }
+                return k < count && missing[first + k] == i ? current[k] : nil
+            }
+            report?(first + count, missing.count)
+            group.wait()
+            current = next.value
         }
         consume(upTo: files.count) { _ in nil }
         if let writer, !cache.finish(writer) {
