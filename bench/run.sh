@@ -80,6 +80,8 @@ for n in "${sizes[@]}"; do
   row "$n" "show --raw PREFIX (ENTRY by unique id prefix: ${id:0:15})" 0.05 10 "$bin show --raw ${id:0:15} >/dev/null"
   row "$n" "links last --backlinks" "$(python3 -c "print('%.3f' % (2 * $rg_time))")" 3 "$bin links last --backlinks"
   row "$n" "new -m (with its commit)" 0.15 5 "$bin new -q -m 'benchmark entry' Bench"
+  # A tag on the newest entry: a new tag each run, so each run changes the file and commits.
+  row "$n" "tag add last (with its commit)" 0.15 5 "$bin tag add last bench\$RANDOM\$RANDOM"
   [ "$n" -le 100000 ] && row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"
   # The commands that read every body (issue 19): at least 100 MB/s of entry files, so the budget
   # in seconds is the entries' size over 100 MB/s.
