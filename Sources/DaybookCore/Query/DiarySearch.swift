@@ -60,87 +60,107 @@ extension Grep {
             if lookup.needsBuild { lookup.rebuild(progress: indexing) }
             if let keep = lookup.candidates(runs: runs) { chosen = chosen.filter { keep[$0] } }
         }
-        var passing = chosen.map { i in let path = snapshot.files.rel(i); return (id: Entry.id(ofPath: path), path: path) }
-        if !zip(passing, passing.dropFirst()).allSatisfy({ $0.path < $1.path }) { passing.sort { $0.path < $1.path } }
-        if newestFirst { passing.reverse() }
-        let workers = [self] + (1..<max(1, ProcessInfo.processInfo.activeProcessorCount)).compactMap { _ in try? copy() }
+        // The files in path order. Paths become Strings on the threads that read the files (and
+        // ids only for entries that match), unless the walk's bytes cannot tell the order.
+        let files = snapshot.files
+        var order = chosen
+        if !files.isAscendingASCII(order) {
+            order = order.map { (i: $0, path: files.rel($0)) }.sorted { $0.path < $1.path }.map(\.i)
+        }
+        if newestFirst { order.reverse() }
+        // Copies of the search, one per thread at a time: a Pattern serves one thread at a time.
+        let pool = ReusePool(self) { try? self.copy() }
         let root = diary.root.path
-        let batch = 256
+        // Batches grow from 256 files: a search that stops early (search as you type) reads
+        // little, a whole search waits for its threads less often.
+        var batch = 256
         var start = 0
-        while start < passing.count {
-            let items = passing[start..<min(start + batch, passing.count)]
-            var results = [FileResult](repeating: FileResult(), count: items.count)
+        while start < order.count {
+            let items = order[start..<min(start + batch, order.count)]
+            var results = [(path: String, id: String, result: FileResult)](repeating: ("", "", FileResult()), count: items.count)
+            let chunk = 16
             results.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
-                DispatchQueue.concurrentPerform(iterations: workers.count) { w in
-                    let grep = workers[w]
-                    for k in stride(from: w, to: items.count, by: workers.count) {
-                        slots[k] = grep.searchFile(items[start + k].path, root: root, in: diary)
+                // Chunks go to whichever thread is free, so a thread held up elsewhere delays no one.
+                DispatchQueue.concurrentPerform(iterations: (items.count + chunk - 1) / chunk) { c in
+                    pool.with { grep in
+                        for k in (c * chunk)..<min(c * chunk + chunk, items.count) {
+                            let i = items[start + k]
+                            let path = files.rel(i)
+                            let result = grep.searchFile(path, size: files.files[i].stamp.size, root: root, in: diary)
+                            slots[k] = (path, result.count > 0 ? Entry.id(ofPath: path) : "", result)
+                        }
                     }
                 }
             }
             var more = true
-            for (entry, result) in zip(items, results) {
+            for (path, id, result) in results {
                 result.problems.forEach(problem)
                 if more, result.count > 0 {
-                    more = try found(GrepResult(id: entry.id, path: entry.path, lines: result.lines, matchingLines: result.count))
+                    more = try found(GrepResult(id: id, path: path, lines: result.lines, matchingLines: result.count))
                 }
             }
             if !more { return }
             start += items.count
+            batch = min(batch * 2, 4096)
         }
     }
 
     /// Files larger than this are matched line by line only (see `searchFile`).
     static let wholeFileLimit = 1 << 20
 
-    /// One file's matching lines and the problems met reading it.
-    func searchFile(_ rel: String, root: String, in diary: Diary) -> FileResult {
+    /// One file's matching lines and the problems met reading it. `size`: the file's size as the
+    /// walk saw it, to read it with one read.
+    func searchFile(_ rel: String, size: Int? = nil, root: String, in diary: Diary) -> FileResult {
         guard let filePattern else { return searchText(rel, in: diary) }
-        guard file.read(rel, in: root) else {
+        guard file.read(rel, in: root, size: size) else {
             return FileResult(problems: [Diagnostic(.io("cannot read the file", at: SourceLocation(path: diary.displayPath(rel))))])
         }
-        return file.withBytes { bytes, starts -> FileResult? in
-            if mayAnchorEnd, bytes.contains(UInt8(ascii: "\r")) { return nil }
-            // A match attempt may run on over many lines (`\s*`, `[^x]*`): in a very large file
-            // that could cost more than matching line by line.
-            if !options.fixed, bytes.count > Grep.wholeFileLimit { return nil }
-            // The lines where a match of the whole file starts: the others cannot match alone.
-            var marked: [Int] = []
-            var everyLine = false
-            var line = 0
-            var at = 0
-            scan: while true {
-                switch filePattern.firstMatch(in: bytes, from: at, checkUTF8: at == 0 && !FileBytes.isASCII(bytes)) {
-                case .invalid: return nil
-                case .failed: everyLine = true; break scan
-                case .none: break scan
-                case let .at(s):
-                    while line + 1 < starts.count, starts[line + 1] <= s { line += 1 }
-                    if marked.last != line { marked.append(line) }
-                    guard line + 1 < starts.count else { break scan }
-                    at = starts[line + 1]
-                }
+        let bytes = file.bytes
+        if mayAnchorEnd, let base = bytes.baseAddress, memchr(base, 0x0D, bytes.count) != nil { return searchText(rel, in: diary) }
+        // A match attempt may run on over many lines (`\s*`, `[^x]*`): in a very large file
+        // that could cost more than matching line by line.
+        if !options.fixed, bytes.count > Grep.wholeFileLimit { return searchText(rel, in: diary) }
+        // The first match in the whole file, before the lines are looked for: most files have none.
+        let first = filePattern.firstMatch(in: bytes, from: 0, checkUTF8: !FileBytes.isASCII(bytes))
+        if first == .invalid { return searchText(rel, in: diary) }
+        if first == .none && !mayAnchorStart { return FileResult() }
+        let starts = file.lineStarts
+        // The lines where a match of the whole file starts: the others cannot match alone.
+        var marked: [Int] = []
+        var everyLine = false
+        var line = 0
+        var found = first
+        scan: while true {
+            switch found {
+            case .invalid: return searchText(rel, in: diary)
+            case .failed: everyLine = true; break scan
+            case .none: break scan
+            case let .at(s):
+                while line + 1 < starts.count, starts[line + 1] <= s { line += 1 }
+                if marked.last != line { marked.append(line) }
+                guard line + 1 < starts.count else { break scan }
+                found = filePattern.firstMatch(in: bytes, from: starts[line + 1], checkUTF8: false)
             }
-            if marked.isEmpty && !everyLine && !mayAnchorStart { return FileResult() }
-            guard let layout = FrontMatterLayout(bytes, starts) else { return nil }
-            var title: (lines: Range<Int>, valueStart: Int)?
-            if !options.frontMatter, everyLine || mayAnchorStart || options.before + options.after > 0 || marked.first.map({ $0 < layout.closing }) ?? false {
-                title = layout.title(bytes, starts)
-            }
-            if mayAnchorStart, let first = title?.lines.lowerBound, !marked.contains(first) {
-                marked.append(first)
-                marked.sort()
-            }
-            let (lines, count) = search(bytes, starts: starts, closing: layout.closing, title: title,
-                                        candidates: everyLine ? nil : marked, output: options.output)
-            var result = FileResult(lines: lines, count: count)
-            if let failure = pattern.takeFailure() {
-                result.problems.append(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
-                                                  at: SourceLocation(path: diary.displayPath(rel))))
-            }
-            return result
-        } ?? searchText(rel, in: diary)
+        }
+        if marked.isEmpty && !everyLine && !mayAnchorStart { return FileResult() }
+        guard let layout = FrontMatterLayout(bytes, starts) else { return searchText(rel, in: diary) }
+        var title: (lines: Range<Int>, valueStart: Int)?
+        if !options.frontMatter, everyLine || mayAnchorStart || options.before + options.after > 0 || marked.first.map({ $0 < layout.closing }) ?? false {
+            title = layout.title(bytes, starts)
+        }
+        if mayAnchorStart, let first = title?.lines.lowerBound, !marked.contains(first) {
+            marked.append(first)
+            marked.sort()
+        }
+        let (lines, count) = search(bytes, starts: starts, closing: layout.closing, title: title,
+                                    candidates: everyLine ? nil : marked, output: options.output)
+        var result = FileResult(lines: lines, count: count)
+        if let failure = pattern.takeFailure() {
+            result.problems.append(Diagnostic(.warning, "the pattern gave up on a line (\(failure)): matches may be missing",
+                                              at: SourceLocation(path: diary.displayPath(rel))))
+        }
+        return result
     }
 
     /// One file searched line by line as text: for patterns that whole-file matching cannot

@@ -41,6 +41,8 @@ final class FileBytes {
     private var capacity = 1 << 16
     private var count = 0
     private var starts: [Int] = []
+    /// Whether `starts` are those of the bytes read last.
+    private var linesFound = false
     /// The folder of the file read last, kept open: files are read in path order.
     private var folder: [UInt8] = []
     private var folderFD: Int32 = -1
@@ -50,9 +52,13 @@ final class FileBytes {
         if folderFD >= 0 { close(folderFD) }
     }
 
-    /// Reads the whole file `rel` of the folder `root`; false when it cannot be read.
-    func read(_ rel: String, in root: String) -> Bool {
+    /// Reads the whole file `rel` of the folder `root`; false when it cannot be read. `size` is
+    /// the size the walk saw: a read that stops short of the space asked for, with exactly that
+    /// many bytes in, is taken for the end of the file (a regular file's read returns all it has),
+    /// which saves the read that returns 0. A file of another size is read until a read returns 0.
+    func read(_ rel: String, in root: String, size: Int? = nil) -> Bool {
         count = 0
+        linesFound = false
         var rel = rel
         // The folder part, up to the last `/`, is opened once for all the files in it.
         let slash = rel.withUTF8 { path -> Int in
@@ -69,32 +75,46 @@ final class FileBytes {
         let fd = rel.withCString { openat(folderFD, $0 + slash, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        if let size, size >= capacity { grow(to: size + 1) }
         while true {
-            if count == capacity {
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-                bigger.update(from: buffer, count: count)
-                buffer.deallocate()
-                buffer = bigger
-                capacity *= 2
-            }
-            let n = Glibc.read(fd, buffer + count, capacity - count)
+            if count == capacity { grow(to: capacity * 2) }
+            let asked = capacity - count
+            let n = Glibc.read(fd, buffer + count, asked)
             if n < 0 { if errno == EINTR { continue }; return false }
             if n == 0 { break }
             count += n
-        }
-        starts.removeAll(keepingCapacity: true)
-        if count > 0 { starts.append(0) }
-        var at = 0
-        while at < count, let nl = memchr(buffer + at, 0x0A, count - at) {
-            at = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - UnsafePointer<UInt8>(buffer) + 1
-            if at < count { starts.append(at) }
+            if n < asked, count == size { break }
         }
         return true
     }
 
-    /// The bytes read last and the start of each line in them (a line ends after its `\n`).
-    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>, [Int]) -> T) -> T {
-        body(UnsafeBufferPointer(start: buffer, count: count), starts)
+    private func grow(to wanted: Int) {
+        var bigger = capacity
+        while bigger < wanted { bigger *= 2 }
+        guard bigger > capacity else { return }
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        new.update(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = new
+        capacity = bigger
+    }
+
+    /// The bytes read last (without looking for their lines).
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: buffer, count: count) }
+
+    /// Where the lines of the bytes read last start, found on the first call after a read.
+    var lineStarts: [Int] {
+        if !linesFound {
+            linesFound = true
+            starts.removeAll(keepingCapacity: true)
+            if count > 0 { starts.append(0) }
+            var at = 0
+            while at < count, let nl = memchr(buffer + at, 0x0A, count - at) {
+                at = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - UnsafePointer<UInt8>(buffer) + 1
+                if at < count { starts.append(at) }
+            }
+        }
+        return starts
     }
 
     /// Whether every byte is ASCII (then the bytes are UTF-8 without checking further).

@@ -51,6 +51,34 @@ struct EntryWalk {
         }
     }
 
+    /// Whether the paths of files `order` are all ASCII and strictly ascending bytewise: then
+    /// they are in the order of their Strings (which compare ASCII bytewise) without making them.
+    func isAscendingASCII(_ order: [Int]) -> Bool {
+        var previous: (folder: Int, name: Range<Int>)?
+        return names.withUnsafeBufferPointer { nb in
+            for i in order {
+                let f = files[i]
+                let name = Int(f.name)..<Int(f.name + f.nameCount)
+                guard nb[name].allSatisfy({ $0 < 0x80 }), folders[Int(f.folder)].allSatisfy({ $0 < 0x80 }) else { return false }
+                if let p = previous {
+                    guard folderPathOrder(p.folder, Int(f.folder), nb[p.name], nb[name]) < 0 else { return false }
+                }
+                previous = (Int(f.folder), name)
+            }
+            return true
+        }
+    }
+
+    /// The bytewise order of folder `a` + name `x` against folder `b` + name `y`.
+    private func folderPathOrder(_ a: Int, _ b: Int, _ x: Slice<UnsafeBufferPointer<UInt8>>, _ y: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        if a == b {
+            let c = memcmp(x.base.baseAddress! + x.startIndex, y.base.baseAddress! + y.startIndex, min(x.count, y.count))
+            return c != 0 ? Int(c) : x.count - y.count
+        }
+        let left = folders[a] + Array(x), right = folders[b] + Array(y)
+        return left.lexicographicallyPrecedes(right) ? -1 : left == right ? 0 : 1
+    }
+
     /// One month folder's entry files, sorted by name, with their stamps.
     static func folder(_ folder: Directory) -> (names: [UInt8], files: [File]) {
         var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other

@@ -61,19 +61,27 @@ public final class Grep {
     /// A file's bytes and where its lines start, reused from file to file.
     let file = FileBytes()
 
-    public init(_ pattern: String, options: GrepOptions) throws {
-        self.pattern = try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed)
+    /// Whether a plain string is found with `memmem` (else with PCRE2, for tests comparing the two).
+    let plain: Bool
+
+    public convenience init(_ pattern: String, options: GrepOptions) throws {
+        try self.init(pattern, options: options, plain: true)
+    }
+
+    init(_ pattern: String, options: GrepOptions, plain: Bool) throws {
+        self.plain = plain
+        self.pattern = try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed, plain: plain)
         self.options = options
         source = pattern
         mayAnchorStart = !options.fixed && pattern.contains("^")
         mayAnchorEnd = !options.fixed && pattern.contains("$")
         filePattern = Grep.wholeFileIsSound(pattern, fixed: options.fixed)
-            ? try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed, multiline: true)
+            ? try Pattern(pattern, ignoreCase: options.ignoreCase, wholeWord: options.wholeWord, fixed: options.fixed, multiline: true, plain: plain)
             : nil
     }
 
     /// The same search, compiled again: a Pattern serves one thread at a time.
-    func copy() throws -> Grep { try Grep(source, options: options) }
+    func copy() throws -> Grep { try Grep(source, options: options, plain: plain) }
 
     /// Whether a line that matches on its own is sure to hold where a match of the whole file
     /// (in multiline mode) starts, at or after the start of any earlier line. A match in a line

@@ -14,10 +14,14 @@ public struct LinkIndex {
     /// the bodies. A link of an entry to itself is left out.
     public private(set) var backlinks: [String: [Backlink]] = [:]
 
-    /// Reads the links of `entries`: from their bodies when loaded, else from their files.
+    /// Reads the links of `entries`: from their bodies when loaded, else from their files, on
+    /// every core, gathered in the order of `entries`.
     public init(_ entries: [Entry], links: EntryLinks) {
-        for e in entries {
-            for link in LinkIndex.links(of: e, links: links) {
+        let root = links.diary.root.path
+        let buffers = ReusePool<FileBytes> { FileBytes() }
+        InOrder.forEach(entries.count, { i in buffers.with { LinkIndex.links(of: entries[i], links: links, root: root, file: $0) } }) { i, found in
+            let e = entries[i]
+            for link in found {
                 guard case let .entry(path, _) = link.target, path != e.path else { continue }
                 backlinks[path, default: []].append(Backlink(from: e.path, link: link))
             }
@@ -30,11 +34,12 @@ public struct LinkIndex {
         return (backlinks[path] ?? []).map(\.from).filter { seen.insert($0).inserted }
     }
 
-    static func links(of e: Entry, links: EntryLinks) -> [EntryLink] {
+    /// The links of `e`: of its body when loaded, else of its file, read into `file` (from the
+    /// diary's folder `root`); only a file that may hold a link is decoded and parsed.
+    static func links(of e: Entry, links: EntryLinks, root: String, file: FileBytes) -> [EntryLink] {
         if !e.body.isEmpty { return links.links(of: e) }
-        let diary = links.diary
-        guard let data = FileManager.default.contents(atPath: diary.url(e.path).path), EntryLinks.mayHaveLinks(data),
-              let text = String(validatingUTF8Data: data), let doc = try? EntryText(text, path: e.path) else { return [] }
+        guard file.read(e.path, in: root), EntryLinks.mayHaveLinks(UnsafeRawBufferPointer(file.bytes)),
+              let text = String(validatingUTF8Data: Data(file.bytes)), let doc = try? EntryText(text, path: e.path) else { return [] }
         return links.links(inBody: doc.body, ofEntry: e.path, bodyStartLine: doc.bodyStartLine)
     }
 }

@@ -8,11 +8,16 @@ import CPCRE2
 public final class Pattern {
     private let code: OpaquePointer
     private let matchData: OpaquePointer
+    /// The bytes every match is, when the pattern is a plain string matched with case (no `-i`,
+    /// no `-w`, no character with a meaning in a regular expression): then a match is where
+    /// these bytes are, found with `memmem` instead of PCRE2 (see `literalMatch`).
+    let literal: [UInt8]?
 
     /// Compiles `pattern`. An invalid pattern is a usage error naming the position in it.
     /// `multiline`: `^` and `$` also match at line starts and ends inside the subject.
+    /// `plain: false` matches a plain string with PCRE2 too (for tests comparing the two).
     public init(_ pattern: String, ignoreCase: Bool = false, wholeWord: Bool = false, fixed: Bool = false,
-                multiline: Bool = false) throws {
+                multiline: Bool = false, plain: Bool = true) throws {
         var options = UInt32(PCRE2_UTF | PCRE2_UCP)
         if ignoreCase { options |= PCRE2_CASELESS }
         if multiline { options |= PCRE2_MULTILINE }
@@ -39,6 +44,31 @@ public final class Pattern {
         _ = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE))
         code = compiled
         matchData = data
+        literal = !plain || ignoreCase || wholeWord ? nil : Pattern.plainBytes(pattern, fixed: fixed)
+    }
+
+    /// The bytes of a pattern that only matches itself: a non-empty fixed string, or a regular
+    /// expression without any of `\ ^ $ . | ? * + ( ) [ ] { }` (the characters PCRE2 gives a
+    /// meaning to outside extended mode, which a pattern of none of them cannot switch on). Such
+    /// a pattern, in UTF mode and matched with case, matches exactly where its bytes are, at a
+    /// character's start: in valid UTF-8, where a string's bytes are found is a character's
+    /// start, as a string's first byte is never a continuation byte.
+    static func plainBytes(_ pattern: String, fixed: Bool) -> [UInt8]? {
+        let bytes = Array(pattern.utf8)
+        guard !bytes.isEmpty else { return nil }
+        if fixed { return bytes }
+        let special = Set("\\^$.|?*+()[]{}".utf8)
+        return bytes.contains(where: special.contains) ? nil : bytes
+    }
+
+    /// Where `literal` is found in `subject` at or after `start` (the match PCRE2 would give).
+    private func literalMatch(_ literal: [UInt8], in subject: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start <= subject.count, literal.count <= subject.count - start, let base = subject.baseAddress else { return nil }
+        return literal.withUnsafeBytes { needle in
+            daybook_memmem(base + start, subject.count - start, needle.baseAddress, needle.count).map {
+                UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - base
+            }
+        }
     }
 
     deinit {
@@ -58,6 +88,15 @@ public final class Pattern {
     /// Byte ranges of every match in `subject`, left to right, not overlapping. An empty match is
     /// reported only when the line holds no other match, so `^` and `x*` still select lines.
     public func matches(in subject: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        if let literal {
+            var found: [Range<Int>] = []
+            var start = 0
+            while let s = literalMatch(literal, in: subject, from: start) {
+                found.append(s..<(s + literal.count))
+                start = s + literal.count
+            }
+            return found
+        }
         let base = subject.baseAddress ?? Pattern.emptySubject
         let length = subject.count
         var found: [Range<Int>] = []
@@ -90,6 +129,7 @@ public final class Pattern {
     /// Whether `subject` holds a match, an empty one included: the same answer as
     /// `!matches(in:).isEmpty`, with one call of PCRE2, and a failure kept as there.
     public func hasMatch(in subject: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let literal { return literalMatch(literal, in: subject, from: 0) != nil }
         let rc = pcre2_match_8(code, subject.baseAddress ?? Pattern.emptySubject, subject.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
         if rc < 0 {
             if rc != PCRE2_ERROR_NOMATCH { failure = Pattern.message(rc) }
@@ -103,6 +143,8 @@ public final class Pattern {
     /// that gave up is `.failed`, never taken for no match. With `checkUTF8`, PCRE2 first checks
     /// that the subject is valid UTF-8 (from `start` on) and answers `.invalid` when it is not.
     func firstMatch(in subject: UnsafeBufferPointer<UInt8>, from start: Int, checkUTF8: Bool) -> FirstMatch {
+        // Unchecked bytes go to PCRE2, which checks them.
+        if let literal, !checkUTF8 { return literalMatch(literal, in: subject, from: start).map(FirstMatch.at) ?? .none }
         let rc = pcre2_match_8(code, subject.baseAddress ?? Pattern.emptySubject, subject.count, start,
                                checkUTF8 ? 0 : UInt32(PCRE2_NO_UTF_CHECK), matchData, nil)
         if rc == PCRE2_ERROR_NOMATCH { return .none }

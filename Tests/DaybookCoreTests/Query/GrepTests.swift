@@ -69,4 +69,48 @@ final class GrepTests: XCTestCase {
         XCTAssertNotNil(try Grep("^(x)$", options: GrepOptions()).filePattern)
         XCTAssertNil(try Grep("(?<=x)y", options: GrepOptions()).filePattern)
     }
+
+    func testAFileIsReadWholeWhateverSizeTheWalkSaw() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-filebytes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("d"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bytes = FileBytes()
+        // Sizes around the buffer's first capacity (64 KiB) and its doublings.
+        for size in [0, 1, 10, 65_535, 65_536, 65_537, 200_000] {
+            let text = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            try Data(text).write(to: folder.appendingPathComponent("d/f.md"))
+            // The size the walk saw may be right, nil, or stale (the file changed since).
+            for seen in [size, nil, 0, max(0, size - 1), size + 1, size * 2 + 5] as [Int?] {
+                XCTAssertTrue(bytes.read("d/f.md", in: folder.path, size: seen))
+                XCTAssertEqual(Array(bytes.bytes), text, "size \(size), seen \(seen.map(String.init) ?? "nil")")
+                XCTAssertEqual(bytes.lineStarts, size > 0 ? [0] : [])
+            }
+        }
+        try Data("a\nb\r\n\nc".utf8).write(to: folder.appendingPathComponent("d/f.md"))
+        XCTAssertTrue(bytes.read("d/f.md", in: folder.path, size: 7))
+        XCTAssertEqual(bytes.lineStarts, [0, 2, 5, 6])
+        XCTAssertFalse(bytes.read("d/missing.md", in: folder.path, size: 3))
+    }
+
+    func testTheWalkTellsPathOrderFromItsBytesOnlyForAsciiPaths() {
+        var walk = EntryWalk()
+        walk.folders = ["entries/2026/01/", "entries/2026/02/", "entries/2026/\u{e4}/"].map { Array($0.utf8) }
+        for (folder, name) in [(0, "a.md"), (0, "ab.md"), (0, "b.md"), (1, "a.md"), (2, "a.md")] {
+            let start = walk.names.count
+            walk.names += Array(name.utf8) + [0]
+            walk.files.append(EntryWalk.File(folder: Int32(folder), name: Int32(start), nameCount: Int32(name.utf8.count),
+                                             stamp: FileStamp(size: 0, mtime: 0, ctime: 0, inode: 0), ink: nil))
+        }
+        XCTAssertTrue(walk.isAscendingASCII([0, 1, 2, 3]))
+        XCTAssertTrue(walk.isAscendingASCII([0, 3]))
+        XCTAssertTrue(walk.isAscendingASCII([]))
+        XCTAssertFalse(walk.isAscendingASCII([1, 0]), "ab.md after a.md")
+        XCTAssertFalse(walk.isAscendingASCII([3, 2]), "a folder later")
+        XCTAssertFalse(walk.isAscendingASCII([0, 0]), "not strictly")
+        XCTAssertFalse(walk.isAscendingASCII([0, 4]), "not ASCII")
+        for order in [[0, 1, 2, 3], [3, 1, 0], [2, 3, 0]] {
+            let paths = order.map(walk.rel)
+            XCTAssertEqual(walk.isAscendingASCII(order), paths == paths.sorted() && Set(paths).count == paths.count)
+        }
+    }
 }

@@ -53,4 +53,35 @@ final class PatternTests: XCTestCase {
             XCTAssertTrue((error as? DaybookError)?.message.contains("at character 3") ?? false)
         }
     }
+
+    func testPlainStringsAreFoundByTheirBytesAsPCRE2FindsThem() throws {
+        XCTAssertEqual(Pattern.plainBytes("nurse", fixed: false), Array("nurse".utf8))
+        XCTAssertEqual(Pattern.plainBytes("mood: 3 -x", fixed: false), Array("mood: 3 -x".utf8))
+        XCTAssertEqual(Pattern.plainBytes("a.b", fixed: true), Array("a.b".utf8))
+        for special in ["a.b", "^a", "a$", "a|b", "a?", "a*", "a+", "(a)", "[a]", "a{2}", "\\d", ""] {
+            XCTAssertNil(Pattern.plainBytes(special, fixed: false), special)
+        }
+        XCTAssertNil(try Pattern("nurse", ignoreCase: true).literal)
+        XCTAssertNil(try Pattern("nurse", wholeWord: true).literal)
+        XCTAssertNil(try Pattern("nurse", plain: false).literal)
+        // The same ranges as PCRE2, overlapping candidates, Unicode and a newline in a fixed string included.
+        let subjects = ["nursenurse nurses", "aaaa", "Käse ä Käse", "\u{212A}elvin kelvin", "ward\nnurse ward", "", "x"]
+        for (pattern, fixed) in [("nurse", false), ("aa", false), ("ä", false), ("Käse", true), ("\u{212A}", false),
+                                 ("ward\nnurse", true), ("a.b", true), ("x", false)] {
+            let plain = try Pattern(pattern, fixed: fixed), pcre = try Pattern(pattern, fixed: fixed, plain: false)
+            XCTAssertNotNil(plain.literal, pattern)
+            for subject in subjects {
+                XCTAssertEqual(ranges(plain, subject), ranges(pcre, subject), "\(pattern) in \(subject)")
+                var s = subject
+                s.withUTF8 { bytes in
+                    XCTAssertEqual(plain.hasMatch(in: bytes), pcre.hasMatch(in: bytes), "\(pattern) in \(subject)")
+                    // Searches start at a line's start: a character's start, never inside one.
+                    for start in 0...bytes.count where start == bytes.count || bytes[start] & 0xC0 != 0x80 {
+                        XCTAssertEqual(plain.firstMatch(in: bytes, from: start, checkUTF8: false),
+                                       pcre.firstMatch(in: bytes, from: start, checkUTF8: false), "\(pattern) in \(subject) from \(start)")
+                    }
+                }
+            }
+        }
+    }
 }

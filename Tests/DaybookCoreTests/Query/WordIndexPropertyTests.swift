@@ -1,5 +1,6 @@
-// Property: on a random diary, grep with the word index and whole-file matching gives exactly what
-// matching every searched line of every entry gives, for many random patterns and options.
+// Property: on a random diary, grep with the word index, whole-file matching and memmem for plain
+// strings gives exactly what matching every searched line of every entry with PCRE2 gives, for
+// many random patterns and options.
 import XCTest
 @testable import DaybookCore
 
@@ -61,7 +62,10 @@ final class WordIndexPropertyTests: XCTestCase {
         let regexes = ["log+in\\s+fail", "^nurse", "ward$", "[lk]elvin", "n.rse", "(nurse|ward) ", "colou?r", "\\bthe\\b", "mi[sſ]s",
                        "x_y|a1b2", "(?i)kelvin", "ph?armacist", "l(o)+g", "\\w+ed$", "^$", "e{2,}", "(?<=log)in", "fail(?=ed)",
                        "^title", "Gr..e", "\\d", "[[:upper:]]{3}", "a\\.b", "\\(sic\\)", "ee\\b", "^\\s*$", "s$", "^[A-Z]", "\\bin\\b.*\\bon\\b",
-                       "(?:night|day)-shift", "mood: [1-3]", "caf.", "log(?:gin|in)", "\\Klogin", "\\Aw", "\\x{212A}", "x*", "^"]
+                       "(?:night|day)-shift", "mood: [1-3]", "caf.", "log(?:gin|in)", "\\Klogin", "\\Aw", "\\x{212A}", "x*", "^",
+                       // plain strings, found with memmem: in the front matter only, across lines, Unicode
+                       "nurse", "mood: 3", "tags", "memo", "title: ", "ward\nnurse", "Grüße", "\u{212A}elvin", "end. ", "C-",
+                       "x_y a1b2", "e ee", ": ", "café Grüße"]
         switch r.int(4) {
         case 0:
             return (r.pick(WordIndexPropertyTests.words), o)
@@ -72,7 +76,8 @@ final class WordIndexPropertyTests: XCTestCase {
             return (String(w[a..<b]), o)
         case 2:
             o.fixed = true
-            return (r.pick(WordIndexPropertyTests.words) + " " + r.pick(WordIndexPropertyTests.words), o)
+            let joint = r.pick([" ", " ", "\n", "\r\n", "  "])
+            return (r.pick(WordIndexPropertyTests.words) + joint + r.pick(WordIndexPropertyTests.words), o)
         default:
             return (r.pick(regexes), o)
         }
@@ -94,10 +99,10 @@ final class WordIndexPropertyTests: XCTestCase {
         return out
     }
 
-    /// What matching every searched line of every entry file on its own gives.
+    /// What matching every searched line of every entry file on its own with PCRE2 gives.
     func expected(_ pattern: String, _ options: GrepOptions) throws -> [Found] {
         var diagnostics: [Diagnostic] = []
-        let grep = try Grep(pattern, options: options)
+        let grep = try Grep(pattern, options: options, plain: false)
         var out: [Found] = []
         for entry in diary.loadEntries(diagnostics: &diagnostics, bodies: false).sorted(by: { $0.path < $1.path }) {
             let text = try String(contentsOf: diary.url(entry.path), encoding: .utf8)
