@@ -342,19 +342,27 @@ public final class Diary {
     /// Reads one entry file and, when asked, the digest of the bytes parsed (`EntryCache.digest`).
     /// `ink` false says a walk just found no stroke file beside it, so none is opened: the walk's
     /// stamps are what the cache records, so a stroke file that comes after it is seen next time.
-    func readEntry(_ rel: String, digest: Bool, ink: Bool = true) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+    /// With `reader`, the file is read into its buffer from its folder's descriptor (`size`: the
+    /// size the walk saw), as the cold parse reads thousands.
+    func readEntry(_ rel: String, digest: Bool, ink: Bool = true, reader: FileBytes? = nil, size: Int? = nil)
+        -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
         let shown = displayPath(rel)
-        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else {
-            return (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil)
-        }
         let inkRel = StrokeFile.path(ofEntry: rel)
-        let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
-        // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
-        var outcome = bytes.withUnsafeBufferPointer { b in
-            parser.parse(bytes: UnsafeBufferPointer(rebasing: b.dropLast()), relativePath: rel, displayPath: shown, hasInk: inkBytes != nil)
+        func parse(_ bytes: UnsafeBufferPointer<UInt8>, ink inkBytes: [UInt8]?) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+            var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: shown, hasInk: inkBytes != nil)
+            addInk(inkBytes, to: &outcome, inkPath: inkRel)
+            return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
         }
-        addInk(inkBytes, to: &outcome, inkPath: inkRel)
-        return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
+        let unreadable = (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil as [UInt8]?)
+        if let reader {
+            guard reader.read(rel, in: rootPrefix, size: size) else { return unreadable }
+            return parse(reader.bytes, ink: ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil)
+        }
+        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else { return unreadable }
+        // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
+        return bytes.withUnsafeBufferPointer { b in
+            parse(UnsafeBufferPointer(rebasing: b.dropLast()), ink: ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil)
+        }
     }
 
     /// The body of an entry file, split off without parsing the front matter; throws what keeps

@@ -364,9 +364,15 @@ final class EntryCache: @unchecked Sendable {
     /// The digest a racy record keeps: SHA-256 (swift-crypto) of the entry file's bytes as
     /// `StrokeFile.read` gives them, then a flag and the stroke file's, when there is one.
     static func digest(entry: [UInt8], ink: [UInt8]?) -> [UInt8] {
+        entry.withUnsafeBufferPointer { digest(entry: UnsafeBufferPointer(rebasing: $0.dropLast()), ink: ink) }
+    }
+
+    /// The same from an entry file's bytes without the NUL `StrokeFile.read` ends them with (it is
+    /// hashed here all the same, so both give one digest).
+    static func digest(entry: UnsafeBufferPointer<UInt8>, ink: [UInt8]?) -> [UInt8] {
         var h = SHA256()
-        h.update(data: entry)
-        h.update(data: [ink == nil ? 0 : 1])
+        h.update(bufferPointer: UnsafeRawBufferPointer(entry))
+        h.update(data: [0, ink == nil ? 0 : 1])
         if let ink { h.update(data: ink) }
         return Array(h.finalize())
     }

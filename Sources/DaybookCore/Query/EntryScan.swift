@@ -211,6 +211,8 @@ extension Diary {
         let report = misses.count >= 1000 ? progress : nil
         let chunk = 512
         let missing = misses
+        // A read buffer and an open month folder per thread, handed on from chunk to chunk.
+        let readers = ReusePool<FileBytes> { FileBytes() }
         @Sendable func parse(_ first: Int) -> [(outcome: EntryParser.Outcome, digest: [UInt8]?)?] {
             let count = min(chunk, missing.count - first)
             var parsed = [(outcome: EntryParser.Outcome, digest: [UInt8]?)?](repeating: nil, count: count)
@@ -219,8 +221,10 @@ extension Diary {
                 DispatchQueue.concurrentPerform(iterations: count) { j in
                     let f = files.files[missing[first + j]]
                     // A racy file is cached with the digest of the bytes parsed, or not at all.
-                    var read = readEntry(files.rel(missing[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
-                                         ink: f.ink != nil)
+                    var read = readers.with { reader in
+                        readEntry(files.rel(missing[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
+                                  ink: f.ink != nil, reader: reader, size: f.stamp.size)
+                    }
                     read.outcome.entry?.body = ""
                     slots[j] = read
                 }

@@ -56,6 +56,25 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertEqual(withBodies.first?.body, "Some words and #inline words.\n")
     }
 
+    /// The cold parse reads files into a reused buffer from the month folder's descriptor: it must
+    /// parse and digest the same as reading the file on its own, or racy records never confirm.
+    func testTheBufferedReadParsesAndDigestsAsTheFileRead() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntags: [x]\n---\nSome #words.\n")
+        try write("2026-11-01-0900-a.strokes.json", "{\"version\": 1, \"strokes\": []}\n")
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02T09:00:00+01:00\n---\n" + String(repeating: "long body ", count: 20000))
+        let reader = FileBytes()
+        for name in ["2026-11-01-0900-a.md", "2026-11-02-0900-b.md"] {
+            let rel = "\(dir)/\(name)"
+            let plain = diary.readEntry(rel, digest: true)
+            for size in [nil, 3, FileStamp.of(diary.url(rel).path)?.size] {
+                let buffered = diary.readEntry(rel, digest: true, reader: reader, size: size)
+                XCTAssertEqual(buffered.outcome.entry.map { String(describing: $0) }, plain.outcome.entry.map { String(describing: $0) })
+                XCTAssertEqual(buffered.digest, plain.digest)
+            }
+            XCTAssertEqual(plain.digest, EntryCache.digest(ofEntry: diary.url(rel).path))
+        }
+    }
+
     /// Settings edited after a diary read them: what that diary parses under the old settings
     /// must not be cached as if made under the new ones (the next diary opened must see them).
     func testSettingsEditedAfterTheDiaryReadThemAreNotAdoptedByItsCache() throws {
