@@ -347,22 +347,21 @@ public final class Diary {
     func readEntry(_ rel: String, digest: Bool, ink: Bool = true, reader: FileBytes? = nil, size: Int? = nil)
         -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
         let shown = displayPath(rel)
-        let inkRel = StrokeFile.path(ofEntry: rel)
-        func parse(_ bytes: UnsafeBufferPointer<UInt8>, ink inkBytes: [UInt8]?) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+        let unreadable = (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil as [UInt8]?)
+        func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+            let inkRel = StrokeFile.path(ofEntry: rel)
+            let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
             var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: shown, hasInk: inkBytes != nil)
             addInk(inkBytes, to: &outcome, inkPath: inkRel)
             return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
         }
-        let unreadable = (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil as [UInt8]?)
         if let reader {
             guard reader.read(rel, in: rootPrefix, size: size) else { return unreadable }
-            return parse(reader.bytes, ink: ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil)
+            return parse(reader.bytes)
         }
         guard let bytes = StrokeFile.read(path: rootPrefix + rel) else { return unreadable }
         // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
-        return bytes.withUnsafeBufferPointer { b in
-            parse(UnsafeBufferPointer(rebasing: b.dropLast()), ink: ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil)
-        }
+        return bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0.dropLast())) }
     }
 
     /// The body of an entry file, split off without parsing the front matter; throws what keeps
@@ -375,12 +374,7 @@ public final class Diary {
             throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
         }
         bytes.removeLast() // the reader's NUL
-        let fast = bytes.withUnsafeBufferPointer { b -> String? in
-            guard let at = EntryText.bodyOffset(b),
-                  String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: b[..<at])) != nil else { return nil }
-            return String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: b[at...]))
-        }
-        if let fast { return fast }
+        if let cut = bytes.withUnsafeBufferPointer(EntryText.cut) { return cut.body }
         let data = Data(bytes)
         guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
         return try EntryText(text, path: display).body

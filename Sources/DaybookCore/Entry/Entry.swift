@@ -110,15 +110,12 @@ public struct EntryParser {
         }
     }
 
-    /// The same from memory. The file is cut at its fences on the bytes (`EntryText.bodyOffset`,
-    /// the rule `EntryText` splits by), so only the front matter is split into lines; a file the
+    /// The same from memory. The file is cut at its fences on the bytes (`EntryText.cut`, by the
+    /// rule `EntryText` splits by), so only the front matter is split into lines; a file the
     /// bytes cannot settle, or one with a problem, is read as `EntryText`, which words the problem.
     func parse(bytes: UnsafeBufferPointer<UInt8>, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
-        if EntryParser.cutAtBytes, let at = EntryText.bodyOffset(bytes),
-           let head = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[..<at])),
-           let body = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[at...])) {
-            let lines = EntryText.splitLines(head)
-            return parse(Sections(head: lines[...], body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+        if EntryParser.cutAtBytes, let (head, body) = EntryText.cut(bytes) {
+            return parse(Sections(head: EntryText.splitLines(head)[...], body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
         }
         let data = Data(bytes)
         guard let text = String(validatingUTF8Data: data) else {

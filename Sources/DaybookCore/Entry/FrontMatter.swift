@@ -79,6 +79,15 @@ public struct EntryText: Equatable, Sendable {
         return nil
     }
 
+    /// An entry file's bytes cut where `bodyOffset` says, both parts valid UTF-8: the front matter
+    /// (fences included) and the body. Nil when the bytes cannot settle it; then `init` decides.
+    static func cut(_ bytes: UnsafeBufferPointer<UInt8>) -> (head: String, body: String)? {
+        guard let at = bodyOffset(bytes),
+              let head = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[..<at])),
+              let body = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[at...])) else { return nil }
+        return (head, body)
+    }
+
     /// Splits after every `\n`, keeping the endings.
     public static func splitLines(_ text: String) -> [String] {
         var out: [String] = []

@@ -217,7 +217,7 @@ extension Diary {
             let count = min(chunk, missing.count - first)
             var parsed = [(outcome: EntryParser.Outcome, digest: [UInt8]?)?](repeating: nil, count: count)
             parsed.withUnsafeMutableBufferPointer { slots in
-                let slots = slots
+                nonisolated(unsafe) let slots = slots // each iteration writes its own slot
                 DispatchQueue.concurrentPerform(iterations: count) { j in
                     let f = files.files[missing[first + j]]
                     // A racy file is cached with the digest of the bytes parsed, or not at all.
