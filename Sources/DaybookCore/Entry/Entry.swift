@@ -115,7 +115,7 @@ public struct EntryParser {
     /// bytes cannot settle, or one with a problem, is read as `EntryText`, which words the problem.
     func parse(bytes: UnsafeBufferPointer<UInt8>, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
         if EntryParser.cutAtBytes, let (head, body) = EntryText.cut(bytes) {
-            return parse(Sections(head: EntryText.splitLines(head)[...], body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+            return parse(Sections(head: head, body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
         }
         let data = Data(bytes)
         guard let text = String(validatingUTF8Data: data) else {
@@ -129,17 +129,25 @@ public struct EntryParser {
     }
 
     public func parse(_ doc: EntryText, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
-        parse(Sections(head: doc.lines[...doc.closing], body: doc.body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+        parse(Sections(head: doc.lines[...doc.closing].joined(), body: doc.body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
     }
 
-    /// An entry file cut at its fences: the front matter's lines, both fences included, and the body.
+    /// An entry file cut at its fences: the front matter, both fences included, and the body.
     struct Sections {
-        var head: ArraySlice<String>
+        var head: String
         var body: String
         /// The YAML between the fences.
-        var yaml: String { head.dropFirst().dropLast().joined() }
-        /// The file line (1-based) on which the body starts.
-        var bodyStartLine: Int { head.count + 1 }
+        var yaml: String { EntryText.splitLines(head).dropFirst().dropLast().joined() }
+        /// The file line (1-based) on which the body starts: after the front matter's lines
+        /// (split after each `\n`, as `EntryText.splitLines` splits).
+        var bodyStartLine: Int {
+            var lines = 0, last: UInt8 = UInt8(ascii: "\n")
+            for b in head.utf8 {
+                if b == UInt8(ascii: "\n") { lines += 1 }
+                last = b
+            }
+            return lines + (last == UInt8(ascii: "\n") ? 0 : 1) + 1
+        }
     }
 
     func parse(_ doc: Sections, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
@@ -163,70 +171,71 @@ public struct EntryParser {
     nonisolated(unsafe) static var plainFrontMatter = true
 
     /// The entry the front matter's nodes and the body make, or the problems in them.
-    func interpret(_ root: Node?, _ doc: Sections, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
+    /// Yams' nodes and the plain reader's are read by this one function (`FrontMatterNode`).
+    func interpret<N: FrontMatterNode>(_ root: N?, _ doc: Sections, relativePath: String, displayPath: String, hasInk: Bool) -> Outcome {
         var problems: [DaybookError] = []
-        func problem(_ node: Node?, _ message: String) {
-            let loc = node.map { YAML.location(of: $0, path: displayPath, lineOffset: 1) } ?? SourceLocation(path: displayPath, line: 1, column: 1)
+        func problem(_ node: N?, _ message: String) {
+            let loc = node.map { $0.location(path: displayPath, lineOffset: 1) } ?? SourceLocation(path: displayPath, line: 1, column: 1)
             problems.append(.input(message, at: loc))
         }
-        var mapping: Node.Mapping?
+        var mapping: [(N, N)] = []
         if let root {
-            if case let .mapping(m) = root { mapping = m } else { problem(root, "the front matter must be a mapping of keys to values") }
+            if case let .mapping(m) = root.form { mapping = m } else { problem(root, "the front matter must be a mapping of keys to values") }
         }
         var date: LocalDateTime?
         var title: String?
         var frontTags: [String] = []
-        var seenTags: Set<String> = []  // a list's `contains` made 20,000 tags take 20 s
+        var seenTags = SmallSet()
         var mood: Int?
-        var moodNode: Node?
+        var moodNode: N?
         var template: String?
         var fields: [(String, JSONValue)] = []
         var codings: [Coding] = []
-        var seenKeys = Set<String>()
-        for (keyNode, value) in mapping ?? Node.Mapping([]) {
-            guard let key = keyNode.string else { problem(keyNode, "a key must be text"); continue }
-            if !seenKeys.insert(key).inserted { problem(keyNode, "the key `\(key)` appears twice") }
+        var seenKeys = SmallSet()
+        for (keyNode, value) in mapping {
+            guard let key = keyNode.keyText else { problem(keyNode, "a key must be text"); continue }
+            if !seenKeys.insert(key) { problem(keyNode, "the key `\(key)` appears twice") }
             switch key {
             case "date":
-                guard let s = value.scalar?.string, let d = LocalDateTime.parse(s, timeZone: config.timeZone) else {
-                    problem(value, "`date` must be an ISO 8601 date-time such as 2026-11-21T22:40:00+01:00 (got `\(value.scalar.map { EntryParser.clipped($0.string) } ?? "a \(kindName(value))")`)")
+                guard let s = value.form.text, let d = LocalDateTime.parse(s, timeZone: config.timeZone) else {
+                    problem(value, "`date` must be an ISO 8601 date-time such as 2026-11-21T22:40:00+01:00 (got `\(value.form.text.map { EntryParser.clipped($0) } ?? "a \(value.form.kindName)")`)")
                     continue
                 }
                 date = d
             case "title":
-                guard let s = value.scalar?.string else { problem(value, "`title` must be text"); continue }
+                guard let s = value.form.text else { problem(value, "`title` must be text"); continue }
                 title = s
             case "tags":
-                var items: [Node] = []
-                switch value {
-                case let .sequence(seq): items = Array(seq)
-                case .scalar: if YAML.value(value) != .null { items = [value] }
+                var items: [N] = []
+                switch value.form {
+                case let .sequence(seq): items = seq
+                case .scalar: if value.value != .null { items = [value] }
                 default: problem(value, "`tags` must be a list of tags"); continue
                 }
                 for item in items {
                     // `tags: true` is YAML's true, not a tag someone meant to write.
-                    guard let raw = item.scalar?.string, !YAML.isBool(item) else {
-                        problem(item, "a tag must be text (got \(item.scalar.map { "`\(EntryParser.clipped($0.string))`" } ?? "a \(kindName(item))"))"); continue
+                    guard let raw = item.form.text, !item.isBool else {
+                        problem(item, "a tag must be text (got \(item.form.text.map { "`\(EntryParser.clipped($0))`" } ?? "a \(item.form.kindName)"))"); continue
                     }
                     let t = Tag.normalize(raw)
-                    if Tag.isValid(t) { if seenTags.insert(t).inserted { frontTags.append(t) } }
+                    if Tag.isValid(t) { if seenTags.insert(t) { frontTags.append(t) } }
                     else { problem(item, "`\(EntryParser.clipped(raw))` is not a tag: use letters, digits, _, - and /") }
                 }
             case "mood":
                 // Checked after the loop: `template` may come later and bring its own scale.
-                if YAML.value(value) != .null { moodNode = value }
+                if value.value != .null { moodNode = value }
             case "template":
-                guard let s = value.scalar?.string else { problem(value, "`template` must be a name"); continue }
+                guard let s = value.form.text else { problem(value, "`template` must be a name"); continue }
                 template = s
             case "codes":
                 codings = parseCodings(value, problem: problem)
             default:
-                fields.append((key, YAML.value(value)))
+                fields.append((key, value.value))
             }
         }
         if let moodNode {
             let scale = template.flatMap(moodScale) ?? config.moodMin...config.moodMax
-            if case let .int(m) = YAML.value(moodNode) {
+            if case let .int(m) = moodNode.value {
                 if scale.contains(m) { mood = m } else { problem(moodNode, "mood \(m) is off the scale \(scale.lowerBound)–\(scale.upperBound)") }
             } else {
                 problem(moodNode, "`mood` must be an integer from \(scale.lowerBound) to \(scale.upperBound)")
@@ -247,26 +256,26 @@ public struct EntryParser {
         return Outcome(entry: entry, problems: [])
     }
 
-    func parseCodings(_ value: Node, problem: (Node?, String) -> Void) -> [Coding] {
-        guard case let .sequence(seq) = value else {
-            if YAML.value(value) != .null { problem(value, "`codes` must be a list of codings") }
+    func parseCodings<N: FrontMatterNode>(_ value: N, problem: (N?, String) -> Void) -> [Coding] {
+        guard case let .sequence(seq) = value.form else {
+            if value.value != .null { problem(value, "`codes` must be a list of codings") }
             return []
         }
         var out: [Coding] = []
         for item in seq {
-            switch item {
+            switch item.form {
             case let .scalar(s):
-                out.append(Coding(code: s.string.lowercased()))
+                out.append(Coding(code: s.lowercased()))
             case let .mapping(m):
                 var c = Coding(code: "")
                 var ok = true
                 for (k, v) in m {
-                    let key = k.string ?? ""
+                    let key = k.keyText ?? ""
                     switch key {
                     case "code", "quote", "memo", "coder":
                         // A mapping or list here would be dropped silently (a quote lost makes
                         // the coding cover the whole entry): it is an error instead.
-                        guard let text = v.scalar?.string else { problem(v, "`\(key)` in a coding must be text, not a \(kindName(v))"); ok = false; continue }
+                        guard let text = v.form.text else { problem(v, "`\(key)` in a coding must be text, not a \(v.form.kindName)"); ok = false; continue }
                         switch key {
                         case "code": c.code = text.lowercased()
                         case "quote": c.quote = text
@@ -277,7 +286,7 @@ public struct EntryParser {
                         guard let n = v.int, n >= 1 else { problem(v, "`occurrence` must be a whole number from 1"); ok = false; continue }
                         c.occurrence = n
                     case "coded":
-                        guard let t = v.scalar.flatMap({ LocalDateTime.parse($0.string, timeZone: config.timeZone) }) else {
+                        guard let t = v.form.text.flatMap({ LocalDateTime.parse($0, timeZone: config.timeZone) }) else {
                             problem(v, "`coded` must be a date-time such as 2026-11-21T10:30:00+01:00"); ok = false; continue
                         }
                         c.coded = t
@@ -297,14 +306,6 @@ public struct EntryParser {
     /// A value as a message quotes it: at most 60 characters, so a 200 KB value gives a line, not a page.
     static func clipped(_ s: String, limit: Int = 60) -> String {
         s.count <= limit ? s : String(s.prefix(limit)) + "… (\(s.count) characters)"
-    }
-
-    func kindName(_ n: Node) -> String {
-        switch n {
-        case .mapping: return "mapping"
-        case .sequence: return "list"
-        default: return "value"
-        }
     }
 
     /// The first non-blank line of the body, without Markdown's leading markers, at most 80 characters.

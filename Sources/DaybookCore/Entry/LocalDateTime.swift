@@ -199,7 +199,11 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
             }
             guard b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
                   let h = digits(11), let m = digits(14), let sec = digits(17), h < 24, m < 60, sec < 60,
-                  let day = LocalDay.parse(Substring(String(decoding: UnsafeBufferPointer(rebasing: b[0..<10]), as: UTF8.self)))
+                  // The day as `LocalDay.parse` reads it, from digits only (a sign or other text is
+                  // left to `parseAnyForm`), without a String and a split per date.
+                  let c = digits(0), let y = digits(2), b[4] == UInt8(ascii: "-"), let mo = digits(5),
+                  b[7] == UInt8(ascii: "-"), let d = digits(8), c * 100 + y >= 1,
+                  let day = LocalDay(year: c * 100 + y, month: mo, day: d)
             else { return nil }
             let offset: Int
             if b.count == 20 {

@@ -1,7 +1,6 @@
 // The front matter most entries have — one `key: value` per line, and lists such as `codes:`
-// indented under their key — read without libyaml into the nodes Yams would compose from it.
+// indented under their key — read without libyaml into nodes that read as Yams' would (`PlainNode`).
 // Anything else (comments, deeper nesting, flow mappings, escapes, anchors, tabs) is left to Yams.
-import Yams
 
 enum PlainFrontMatter {
     /// The front matter's mapping when every line is `key: value` with a value this reader knows
@@ -10,18 +9,22 @@ enum PlainFrontMatter {
     /// mappings of such `key: value` lines (as `codes:` is written); nil for anything else. Nodes
     /// carry no marks: a caller that finds a problem in them reads the front matter again with
     /// Yams, whose nodes place it.
-    static func compose(_ doc: EntryText) -> Node? { compose(head: doc.lines[...doc.closing]) }
+    static func compose(_ doc: EntryText) -> PlainNode? { compose(head: doc.lines[...doc.closing].joined()) }
 
-    /// The same from the lines of the front matter, its two fences included.
-    static func compose(head: ArraySlice<String>) -> Node? {
-        let head = Head(lines: head)
+    /// The same from the text of the front matter, its two fences included, read as bytes (no
+    /// String per line).
+    static func compose(head text: String) -> PlainNode? {
+        var text = text
+        return text.withUTF8 { b in compose(Head(b)) }
+    }
+
+    private static func compose(_ head: Head) -> PlainNode? {
         guard head.closing > 1 else { return nil }
-        var pairs: [(Node, Node)] = []
+        var pairs: [(PlainNode, PlainNode)] = []
         pairs.reserveCapacity(head.closing - 1)
         var i = 1
         while i < head.closing {
-            var line = head[i]
-            guard let read = line.withUTF8({ b in Line(b, indent: 0) }) else { return nil }
+            guard let read = Line(head[i], indent: 0) else { return nil }
             switch read {
             case let .pair(key, value):
                 pairs.append((key, value))
@@ -33,31 +36,34 @@ enum PlainFrontMatter {
             case .item, .end: return nil
             }
         }
-        return .mapping(Node.Mapping(pairs, tag(.implicit), .block))
+        return .map(pairs)
     }
 
-    /// The front matter's lines, counted from the opening fence (line 0) to the closing one.
+    /// The front matter's lines (split after each `\n`, as `EntryText.splitLines` splits),
+    /// counted from the opening fence (line 0) to the closing one.
     private struct Head {
-        let lines: ArraySlice<String>
-        var closing: Int { lines.count - 1 }
-        subscript(i: Int) -> String { lines[lines.startIndex + i] }
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// Where each line starts, and the end.
+        var starts: [Int] = [0]
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
+            if starts.last != bytes.count { starts.append(bytes.count) }
+        }
+
+        var closing: Int { starts.count - 2 }
+        subscript(i: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[starts[i]..<starts[i + 1]]) }
     }
-
-    /// One constructor for every tag: Yams' `Constructor.default` builds its tables anew each time
-    /// it is asked for (a tenth of a cold parse, when every node's tag asked for it).
-    nonisolated(unsafe) private static let constructor = Constructor.default
-
-    /// A new tag (Yams resolves a tag in place, so nodes do not share one) with the shared constructor.
-    private static func tag(_ name: Yams.Tag.Name) -> Yams.Tag { Yams.Tag(name, .default, constructor) }
 
     /// What one line holds.
     private enum Line {
         /// `key: value`
-        case pair(Node, Node)
+        case pair(PlainNode, PlainNode)
         /// `key:` and nothing after it
-        case blockKey(Node)
+        case blockKey(PlainNode)
         /// `- value` or `- key: value` (a mapping's first pair)
-        case item(Node?, Node)
+        case item(PlainNode?, PlainNode)
         /// A line that starts at a lesser indentation: the block ends before it.
         case end
 
@@ -89,24 +95,23 @@ enum PlainFrontMatter {
     /// The block list that starts at line `first`: items `  - …`, a mapping item's further pairs
     /// `    key: value`. The list and the line after it; nil for anything else, an empty list, or a
     /// key repeated within an item (Yams' error to report).
-    private static func blockList(_ doc: Head, from first: Int) -> (Node, Int)? {
-        var items: [Node] = []
-        var open: [(Node, Node)]?
+    private static func blockList(_ doc: Head, from first: Int) -> (PlainNode, Int)? {
+        var items: [PlainNode] = []
+        var open: [(PlainNode, PlainNode)]?
         var keys = Set<String>()
         func close() {
-            if let open { items.append(.mapping(Node.Mapping(open, tag(.implicit), .block))) }
+            if let open { items.append(.map(open)) }
             open = nil
         }
         var i = first
         while i < doc.closing {
-            var line = doc[i]
-            let item = line.withUTF8 { Line($0, indent: 2) }
+            let item = Line(doc[i], indent: 2)
             if case .end? = item { break }
             if case let .item(key, value)? = item {
                 close()
                 if let key {
                     open = [(key, value)]
-                    keys = [key.scalar!.string]
+                    keys = [key.keyText!]
                 } else {
                     items.append(value)
                 }
@@ -114,18 +119,18 @@ enum PlainFrontMatter {
                 continue
             }
             // Not an item: a further pair of the open mapping item, four spaces in.
-            guard open != nil, case let .pair(key, value)? = line.withUTF8({ Line($0, indent: 4) }),
-                  keys.insert(key.scalar!.string).inserted else { return nil }
+            guard open != nil, case let .pair(key, value)? = Line(doc[i], indent: 4),
+                  keys.insert(key.keyText!).inserted else { return nil }
             open!.append((key, value))
             i += 1
         }
         close()
         guard !items.isEmpty else { return nil }
-        return (.sequence(Node.Sequence(items, tag(.implicit), .block)), i)
+        return (.list(items), i)
     }
 
     /// `key: value` from byte `start` to `end`.
-    private static func pair(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (Node, Node)? {
+    private static func pair(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (PlainNode, PlainNode)? {
         var k = start
         while k < end, b[k] != UInt8(ascii: ":") { k += 1 }
         guard k + 2 < end, b[k + 1] == UInt8(ascii: " "), b[k + 2] != UInt8(ascii: " "),
@@ -135,15 +140,15 @@ enum PlainFrontMatter {
 
     /// A key: a letter, then letters, digits, `_` and `-` (libyaml takes up to 1,024 characters
     /// as a key without a `?`).
-    private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Node? {
+    private static func key(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> PlainNode? {
         guard end > start, end - start < 1024, isLetter(b[start]) else { return nil }
         for i in start..<end where !(isLetter(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "_") || b[i] == UInt8(ascii: "-")) {
             return nil
         }
-        return .scalar(Node.Scalar(text(b, start..<end), tag(.implicit), .plain))
+        return .text(text(b, start..<end), quoted: false)
     }
 
-    private static func value(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+    private static func value(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> PlainNode? {
         guard !r.isEmpty else { return nil }
         switch b[r.lowerBound] {
         case UInt8(ascii: "\""): return quoted(b, r)
@@ -152,17 +157,17 @@ enum PlainFrontMatter {
         }
     }
 
-    /// `"text"` without backslashes: its text, tagged as a string the way libyaml tags a quoted scalar.
-    private static func quoted(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+    /// `"text"` without backslashes: its text, read as text whatever it says (as YAML reads a quoted scalar).
+    private static func quoted(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> PlainNode? {
         guard r.count >= 2, b[r.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
         let inner = (r.lowerBound + 1)..<(r.upperBound - 1)
         guard scan(b, inner, allowed: { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
-        return .scalar(Node.Scalar(text(b, inner), tag(.str), .doubleQuoted))
+        return .text(text(b, inner), quoted: true)
     }
 
     /// A plain scalar on one line: it starts with a letter or digit (no indicator), has no ` #`
     /// (a comment), no `:` followed by a space or the end (a mapping), no tab and no trailing blank.
-    private static func plain(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+    private static func plain(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> PlainNode? {
         guard !r.isEmpty, isLetter(b[r.lowerBound]) || isDigit(b[r.lowerBound]) || b[r.lowerBound] >= 0x80,
               b[r.upperBound - 1] != UInt8(ascii: " "), b[r.upperBound - 1] != UInt8(ascii: ":") else { return nil }
         for i in r {
@@ -170,14 +175,14 @@ enum PlainFrontMatter {
             if b[i] == UInt8(ascii: ":"), b[i + 1] == UInt8(ascii: " ") { return nil }
         }
         guard scan(b, r, allowed: { _ in true }) else { return nil }
-        return .scalar(Node.Scalar(text(b, r), tag(.implicit), .plain))
+        return .text(text(b, r), quoted: false)
     }
 
     /// `[a, b-c, d/e]` (or `[]`): items of letters, digits, `_`, `-`, `/` and non-ASCII letters,
     /// each starting with a letter or digit, separated by `, `.
-    private static func flowList(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Node? {
+    private static func flowList(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> PlainNode? {
         guard r.count >= 2, b[r.upperBound - 1] == UInt8(ascii: "]") else { return nil }
-        var items: [Node] = []
+        var items: [PlainNode] = []
         var i = r.lowerBound + 1
         let end = r.upperBound - 1
         while i < end {
@@ -189,14 +194,14 @@ enum PlainFrontMatter {
                 isLetter(c) || isDigit(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/") || c >= 0x80
             }
             guard ok else { return nil }
-            items.append(.scalar(Node.Scalar(text(b, word), tag(.implicit), .plain)))
+            items.append(.text(text(b, word), quoted: false))
             if i < end {
                 // `, ` and another item.
                 guard i + 2 < end, b[i + 1] == UInt8(ascii: " ") else { return nil }
                 i += 2
             }
         }
-        return .sequence(Node.Sequence(items, tag(.implicit), .flow))
+        return .list(items)
     }
 
     /// Whether every byte of the range is printable the way YAML reads it (no control character,

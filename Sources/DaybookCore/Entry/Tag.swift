@@ -23,7 +23,22 @@ public enum Tag {
     }
 
     public static func isValid(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy(isTagCharacter) && !s.hasPrefix("/") && !s.hasSuffix("/") && !s.contains("//")
+        !s.isEmpty && s.unicodeScalars.allSatisfy(isTagCharacter) && !s.hasPrefix("/") && !s.hasSuffix("/") && !hasDoubleSlash(s)
+    }
+
+    /// `s.contains("//")`, asked of Foundation (a search per tag) only when the bytes hold `//`:
+    /// without those bytes no two characters can be `/` and `/`.
+    static func hasDoubleSlash(_ s: String) -> Bool {
+        var slash = false
+        for b in s.utf8 {
+            if b == UInt8(ascii: "/") {
+                if slash { return s.contains("//") }
+                slash = true
+            } else {
+                slash = false
+            }
+        }
+        return false
     }
 
     /// `project/alpha` is found by `project` and by `project/alpha`, not by `proj`.

@@ -97,14 +97,51 @@ public enum YAML {
     /// Whether `value` reads a node as a boolean, asked without resolving it as a number.
     static func isBool(_ node: Node) -> Bool {
         guard case let .scalar(s) = node, s.style != .singleQuoted, s.style != .doubleQuoted, s.style != .literal,
-              s.style != .folded, decimal(s.string) == nil else { return false }
+              s.style != .folded else { return false }
+        return isPlainBool(s.string, node)
+    }
+
+    /// `isBool` of a plain scalar with this text (`node`, when there is one already).
+    static func isPlainBool(_ text: String, _ node: Node? = nil) -> Bool {
+        guard mayBeBool(text), decimal(text) == nil else { return false }
+        let node = node ?? .scalar(plainScalar(text))
         return node.null == nil && node.bool != nil
+    }
+
+    /// A plain scalar with an implicit tag, resolved as Yams resolves one, made with a constructor
+    /// made once: Yams' `Constructor.default` builds its tables anew each time it is asked for (a
+    /// tenth of a cold parse, when every node's tag asked for it).
+    static func plainScalar(_ text: String) -> Node.Scalar { Node.Scalar(text, implicitTag(), .plain) }
+
+    /// A new implicit tag with the shared constructor (Yams resolves a tag in place, so nodes do
+    /// not share one).
+    static func implicitTag() -> Yams.Tag { Yams.Tag(.implicit, .default, constructor) }
+
+    nonisolated(unsafe) private static let constructor = Constructor.default
+
+    /// False when Yams' `Bool.construct` cannot answer a boolean: an ASCII text that is not, in
+    /// lower case, one of its six words (asked before Yams resolves the node's tag, which is slow).
+    /// Text beyond ASCII is left to Yams (lower-casing can change it).
+    static func mayBeBool(_ text: String) -> Bool {
+        let u = text.utf8
+        guard u.count >= 2, u.count <= 5 else { return u.contains { $0 >= 0x80 } }
+        if u.contains(where: { $0 >= 0x80 }) { return true }
+        switch String(decoding: u.map { $0 | 0x20 }, as: UTF8.self) {
+        case "true", "yes", "on", "false", "no", "off": return true
+        default: return false
+        }
     }
 
     static func scalarValue(_ s: Node.Scalar) -> JSONValue {
         let quoted = s.style == .singleQuoted || s.style == .doubleQuoted || s.style == .literal || s.style == .folded
         if quoted { return .string(s.string) }
-        if let n = decimal(s.string) { return .int(n) }
+        return plainValue(s.string, s)
+    }
+
+    /// The value of a plain scalar with this text (`scalar`, when there is one already).
+    static func plainValue(_ text: String, _ scalar: Node.Scalar? = nil) -> JSONValue {
+        if let n = decimal(text) { return .int(n) }
+        let s = scalar ?? plainScalar(text)
         let node = Node.scalar(s)
         if node.null != nil { return .null }
         if let b = node.bool { return .bool(b) }

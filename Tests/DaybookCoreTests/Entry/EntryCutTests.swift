@@ -32,6 +32,20 @@ final class EntryCutTests: XCTestCase {
             let b = parser.parse(Data(bytes), relativePath: rel, displayPath: "e.md")
             EntryParser.cutAtBytes = true
             XCTAssertEqual(EntryCutTests.summary(a), EntryCutTests.summary(b), "file: \(bytes)")
+            // The body starts on the line after the closing fence, as EntryText counts its lines.
+            if let e = a.entry, let text = String(validatingUTF8Data: Data(bytes)), let doc = try? EntryText(text, path: "e.md") {
+                XCTAssertEqual(e.bodyStartLine, doc.closing + 2, "file: \(bytes)")
+            }
+        }
+        // A closing fence that ends the file, without a line break: the body (empty) starts below it.
+        for (file, line) in [("---\ndate: 2026-11-21T10:30:00+01:00\n---", 4), ("---\r\ndate: 2026-11-21T10:30:00+01:00\r\ntitle: x\r\n---", 5),
+                             ("---\ndate: 2026-11-21T10:30:00+01:00\n---\n", 4), ("---\ndate: 2026-11-21T10:30:00+01:00\n---\nbody", 4)] {
+            for atBytes in [true, false] {
+                EntryParser.cutAtBytes = atBytes
+                let e = parser.parse(Data(file.utf8), relativePath: "entries/2026/11/2026-11-21-1030-x.md", displayPath: "e.md").entry
+                XCTAssertEqual(e?.bodyStartLine, line, file.debugDescription)
+            }
+            EntryParser.cutAtBytes = true
         }
         // Both ways must have been taken many times for the comparison to mean something.
         XCTAssertGreaterThan(cut, 1000)

@@ -83,8 +83,8 @@ final class PlainFrontMatterTests: XCTestCase {
     func testReadsTheValuesAsYamsDoes() throws {
         let doc = try EntryText("---\ndate: 2026-11-21T10:30:00+01:00\ntitle: \"yes\"\nflag: yes\nn: 012\nt: 12:30\nnone: null\ntags: [a, B]\n---\n", path: "e.md")
         let root = try XCTUnwrap(PlainFrontMatter.compose(doc))
-        guard case let .mapping(m) = root else { return XCTFail("not a mapping") }
-        let values = m.map { YAML.value($0.value) }
+        guard case let .map(m) = root else { return XCTFail("not a mapping") }
+        let values = m.map { $0.1.value }
         XCTAssertEqual(values, [.string("2026-11-21T10:30:00+01:00"), .string("yes"), .bool(true), .int(10), .int(750), .null,
                                 .array([.string("a"), .string("B")])])
     }
@@ -154,5 +154,29 @@ final class TagCharacterTests: XCTestCase {
                 return t.lowercased()
             }(), s.debugDescription)
         }
+    }
+    /// The byte test for `//` must answer as Foundation's search of the String does.
+    func testDoubleSlashAgreesWithTheStringSearch() {
+        var rng = SplitMix64(seed: 11)
+        let pieces = ["/", "/", "a", "é", "\u{301}", "\u{93E}", "//", "x/y", "\u{200D}", "🧪"]
+        for _ in 0..<20000 {
+            let s = (0..<Int(rng.next() % 8)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            XCTAssertEqual(DaybookCore.Tag.hasDoubleSlash(s), s.contains("//"), s.debugDescription)
+        }
+    }
+
+    /// A text `mayBeBool` turns away is never one Yams reads as a boolean.
+    func testBoolPrecheckNeverTurnsAwayAYamsBoolean() {
+        var rng = SplitMix64(seed: 12)
+        let pieces = ["t", "T", "r", "u", "e", "E", "y", "Y", "s", "o", "O", "n", "N", "f", "F", "a", "l", "\u{130}", "K", "\u{212A}", "1", " "]
+        var booleans = 0
+        for n in 0..<30000 {
+            let s = n < 12 ? ["true", "TRUE", "Yes", "oN", "off", "No", "FALSE", "yES", "y", "n", "tru", "falsey"][n]
+                : (0..<Int(rng.next() % 7)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            let node = Node.scalar(Node.Scalar(s, Yams.Tag(.implicit), .plain))
+            if node.bool != nil { booleans += 1; XCTAssertTrue(YAML.mayBeBool(s), s) }
+            if !YAML.mayBeBool(s) { XCTAssertFalse(YAML.isBool(node), s) }
+        }
+        XCTAssertGreaterThan(booleans, 20)
     }
 }

@@ -38,6 +38,20 @@ final class WordCountTests: XCTestCase {
         }
     }
 
+    /// Long ASCII runs take the eight-bytes-at-once path: every offset and lane, against the rule.
+    func testLongRunsAreCountedAsTheUnicodeRuleSays() {
+        var rng = SplitMix64(seed: 5)
+        let pieces = ["a", "Z", "9", " ", " ", "word", "\t", "\n", ".", "'", "-", "é", "\u{00A0}", "x.y", "  "]
+        var long = 0
+        for n in 0..<6000 {
+            let count = Int(rng.next() % 40)
+            let s = (0..<count).map { _ in pieces[Int(rng.next() % UInt64(n % 3 == 0 ? 6 : pieces.count))] }.joined()
+            if s.utf8.count >= 16 { long += 1 }
+            XCTAssertEqual(Prose.countWords(s), referenceCount(s), s.debugDescription)
+        }
+        XCTAssertGreaterThan(long, 3000)
+    }
+
     func testMarkupIsNotWords() {
         XCTAssertEqual(words("# Heading here\n\n**bold** _it_ ~~gone~~\n\n- item one\n- [ ] task two\n\n---\n"), 2 + 3 + 2 + 2)
         XCTAssertEqual(words("> quoted words here\n"), 3)
