@@ -18,13 +18,16 @@ public struct Prose: Sendable {
     }
 
     /// Prose that holds nothing Markdown reads as markup is counted without building its tree: no
-    /// character that starts emphasis, code, links, HTML, entities, escapes, tags, tables or
-    /// autolinks (`:`, `@`, `www.`), and no line that could start a block other than a paragraph
-    /// (indented, a list item, a heading underline). Its paragraphs' words are then the text's
-    /// words, and it has no heading and no tag. Nil for anything else.
+    /// character that starts emphasis, code, links, HTML, entities, escapes, tables or autolinks
+    /// (`:`, `@`, `www.`), no line that could start a block other than a paragraph (indented, a
+    /// list item, a heading underline), and no `#` that could open a heading (a `#` followed by a
+    /// space, a line break, another `#` or the end). Its paragraphs' words are then the text's
+    /// words, it has no heading, and its inline tags are those `scanTags` finds in the text (a `#`
+    /// elsewhere is text to Markdown; the text's line breaks and blank lines part tags as the
+    /// tree's soft breaks and paragraphs do). Nil for anything else.
     static func plain(_ text: String) -> Prose? {
         var text = text
-        var words = 0, ascii = true
+        var words = 0, ascii = true, hashes = false
         let isPlain = text.withUTF8 { b in
             Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
                 // Without a branch per byte: `seen` gathers every class met, `counted` says the
@@ -45,6 +48,10 @@ public struct Prose: Sendable {
                     }
                     let c = b[i], k = table[Int(c)]
                     seen |= k | (afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
+                    // `#` is text unless it could open a heading: then the tree decides.
+                    if k & Prose.hash != 0, i + 1 == b.count || table[Int(b[i + 1])] & (Prose.space | Prose.hash) != 0 {
+                        return false
+                    }
                     // `www.` starts an autolink.
                     if k & Prose.dot != 0, i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"),
                        (b[i - 3] | 0x20) == UInt8(ascii: "w") {
@@ -53,14 +60,22 @@ public struct Prose: Sendable {
                     let alnum = Int(k >> 4) & 1, space = Int(k >> 3) & 1
                     words += alnum & (counted ^ 1)
                     counted = (counted | alnum) & (space ^ 1)
-                    afterNewline = c == UInt8(ascii: "\n") ? 0xFF : 0
+                    // A lone `\r` ends a line too (to Markdown, `\n\r` holds a blank line).
+                    afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
                     i += 1
                 }
                 ascii = seen & Prose.high == 0
+                hashes = seen & Prose.hash != 0
                 return seen & (Prose.markup | Prose.blockStart) == 0
             }
         }
-        return isPlain ? Prose(words: ascii ? words : Prose.countWords(text)) : nil
+        guard isPlain else { return nil }
+        var prose = Prose(words: ascii ? words : Prose.countWords(text))
+        if hashes {
+            var seen = Set<String>()
+            Prose.scanTags(text, into: &prose.inlineTags, seen: &seen)
+        }
+        return prose
     }
 
     /// Whether each of eight bytes is an ASCII letter, digit or space: then 0x80 in the place of
@@ -80,14 +95,15 @@ public struct Prose: Sendable {
     }
 
     // What each byte is to `plain` and `countWords`, one table look-up instead of a chain of tests.
-    private static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16
+    private static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16, hash: UInt8 = 32
     /// Not in the table: `plain` marks a line that starts with `startsBlock` (2 << 5), and bytes beyond ASCII.
     private static let blockStart: UInt8 = 64, high: UInt8 = 128
     private static let byteClasses: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 256)
-        // Characters that start markup (emphasis, code, links, HTML, entities, escapes, tags,
-        // tables, autolinks), and control characters.
-        for c in "\\`*_[]<>#&|~@:".utf8 { t[Int(c)] |= markup }
+        // Characters that start markup (emphasis, code, links, HTML, entities, escapes, tables,
+        // autolinks), and control characters; `#` (a tag, or a heading) is told apart by `plain`.
+        for c in "\\`*_[]<>&|~@:".utf8 { t[Int(c)] |= markup }
+        t[Int(UInt8(ascii: "#"))] |= hash
         for c in [0x00...0x08, 0x0B...0x0C, 0x0E...0x1F, 0x7F...0x7F].joined() { t[c] |= markup }
         // At the start of a line: an indented block, a list item, a heading underline.
         for c in " \t-+=0123456789".utf8 { t[Int(c)] |= startsBlock }

@@ -9,6 +9,9 @@ final class PlainProseTests: XCTestCase {
         "1", "2.", "3)", "-", "+", "=", "---", "===", "*", "**bold**", "_it_", "`code`", "#tag", "#12", "[link](x)", "<b>",
         "&amp;", "\\*", "|", "~~x~~", "user@example.org", "www.example.org", "WWW.x.org", "http://x.org", ":", "!", "?",
         "\u{A0}", "\t", "  ", "\r", "\u{3000}", "—", "…",
+        // `#`: a tag, a heading, or text (the plain reader keeps the first and the last).
+        "#", "# ", "#\n", "##x", "#tag-", "#tag/x/", "a#b", "#1a", "#Über", "#-x", "#_x", "#x#y", "#\t", "#\u{A0}x", "#é",
+        "(#paren)", "#Tag.", "#tag,", "#日記", "#\r\n", "x#", "#x\\y",
     ]
 
     func testAgreesWithTheTree() {
@@ -38,9 +41,11 @@ final class PlainProseTests: XCTestCase {
     }
 
     func testSendsMarkupToTheTree() {
-        for text in ["a *b*", "# H", "H\n===", "H\n---", "- item", "1. one", "    code", "see www.x.org", "a@b.org", "x #tag", "a & b", "a\\b"] {
+        for text in ["a *b*", "# H", "H\n===", "H\n---", "- item", "1. one", "    code", "see www.x.org", "a@b.org", "a & b", "a\\b",
+                     "x #", "#\nx", "## x", "x ##tag", "#\tx", "x #\r\n", "a\n\r\tcode"] {
             XCTAssertNil(Prose.plain(text), text)
         }
+        XCTAssertEqual(Prose.plain("Met #Fieldwork and #night/shift, #1 and a#b.\n\n#again #fieldwork")?.inlineTags, ["fieldwork", "night/shift", "again"])
         XCTAssertEqual(Prose.plain("Plain words, (here) too.\n\nTwo paragraphs!")?.words, 6)
     }
 
