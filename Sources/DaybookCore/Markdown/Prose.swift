@@ -245,31 +245,50 @@ public struct Prose: Sendable {
 
     /// Finds `#tag` in prose: `#` at the start or after a character that is not a letter, digit,
     /// `/`, `#` or `&`; then tag characters; at least one of them not a digit (`#1` is no tag).
+    /// Read from the UTF-8 bytes: memchr finds each `#` (a byte no other character's encoding
+    /// holds), and only the characters around it are decoded (a whole body's characters were
+    /// copied into an array for each body before).
     public static func scanTags(_ s: String, into tags: inout [String], seen: inout Set<String>) {
-        var text = s // most runs of text hold no `#`: memchr tells (UTF8View's `contains` went byte by byte)
-        guard text.withUTF8({ b in b.count > 0 && memchr(b.baseAddress!, Int32(UInt8(ascii: "#")), b.count) != nil }) else { return }
-        let scalars = Array(s.unicodeScalars)
-        var i = 0
-        while i < scalars.count {
-            if scalars[i] == "#" {
-                let prev: Unicode.Scalar? = i > 0 ? scalars[i - 1] : nil
-                let prevOK = prev.map { !(Tag.isTagCharacter($0) || $0 == "#" || $0 == "&") } ?? true
+        var text = s
+        text.withUTF8 { b in
+            guard let base = b.baseAddress else { return }
+            var from = 0
+            while from < b.count, let hit = memchr(base + from, Int32(UInt8(ascii: "#")), b.count - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                from = i + 1
+                // The character before the `#`: back over continuation bytes to its first byte.
+                var p = i - 1
+                while p > 0, b[p] & 0xC0 == 0x80 { p -= 1 }
+                let prevOK = p < 0 || {
+                    let prev = scalar(b, at: p).value
+                    return !(Tag.isTagCharacter(prev) || prev == "#" || prev == "&")
+                }()
+                // Tag characters after it, without a final `/` or `-` (punctuation after a tag).
                 var j = i + 1
-                while j < scalars.count, Tag.isTagCharacter(scalars[j]) { j += 1 }
-                // A tag does not end in `/` or `-` (punctuation after it is not part of it).
-                while j > i + 1, scalars[j - 1] == "/" || scalars[j - 1] == "-" { j -= 1 }
-                if prevOK, j > i + 1 {
-                    let name = String(String.UnicodeScalarView(scalars[(i + 1)..<j])).lowercased()
-                    if name.unicodeScalars.contains(where: { !CharacterSet.decimalDigits.contains($0) }),
-                       Tag.isValid(name), seen.insert(name).inserted {
-                        tags.append(name)
-                    }
+                while j < b.count {
+                    let (u, n) = scalar(b, at: j)
+                    guard Tag.isTagCharacter(u) else { break }
+                    j += n
                 }
-                i = max(j, i + 1)
-            } else {
-                i += 1
+                while j > i + 1, b[j - 1] == UInt8(ascii: "/") || b[j - 1] == UInt8(ascii: "-") { j -= 1 }
+                guard prevOK, j > i + 1 else { continue }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self).lowercased()
+                if name.unicodeScalars.contains(where: { !CharacterSet.decimalDigits.contains($0) }),
+                   Tag.isValid(name), seen.insert(name).inserted {
+                    tags.append(name)
+                }
             }
         }
+    }
+
+    /// The character whose encoding starts at byte `i` of valid UTF-8, and its length in bytes.
+    private static func scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: Unicode.Scalar, length: Int) {
+        let c = b[i]
+        if c < 0x80 { return (Unicode.Scalar(c), 1) }
+        let n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2
+        var v = UInt32(c) & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07)
+        for k in 1..<n { v = v << 6 | UInt32(b[i + k] & 0x3F) }
+        return (Unicode.Scalar(v) ?? "\u{FFFD}", n)
     }
 }
 

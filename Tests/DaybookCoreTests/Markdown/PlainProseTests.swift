@@ -40,6 +40,42 @@ final class PlainProseTests: XCTestCase {
         XCTAssertGreaterThan(tree, 500)
     }
 
+    /// `scanTags` reads bytes; the rule it states, over the text's characters, is this one.
+    static func referenceTags(_ s: String) -> [String] {
+        var tags: [String] = [], seen = Set<String>()
+        let scalars = Array(s.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "#" else { i += 1; continue }
+            let prevOK = i == 0 || !(DaybookCore.Tag.isTagCharacter(scalars[i - 1]) || scalars[i - 1] == "#" || scalars[i - 1] == "&")
+            var j = i + 1
+            while j < scalars.count, DaybookCore.Tag.isTagCharacter(scalars[j]) { j += 1 }
+            while j > i + 1, scalars[j - 1] == "/" || scalars[j - 1] == "-" { j -= 1 }
+            if prevOK, j > i + 1 {
+                let name = String(String.UnicodeScalarView(scalars[(i + 1)..<j])).lowercased()
+                if name.unicodeScalars.contains(where: { !CharacterSet.decimalDigits.contains($0) }), DaybookCore.Tag.isValid(name),
+                   seen.insert(name).inserted { tags.append(name) }
+            }
+            i = max(j, i + 1)
+        }
+        return tags
+    }
+
+    func testTagsFromBytesFollowTheRuleOverCharacters() {
+        var rng = SplitMix64(seed: 23)
+        let pieces = ["#", "#", "##", "tag", "Tag", "12", "/", "-", "_", "&", " ", "\n", "é", "e\u{301}", "日記", "٣", "🙂", "\u{A0}",
+                      "\u{93E}", "x", ".", "İ", "ß", "#/", "#-"]
+        var found = 0
+        for _ in 0..<20000 {
+            let text = (0..<Int(rng.next() % 14)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            var tags: [String] = [], seen = Set<String>()
+            Prose.scanTags(text, into: &tags, seen: &seen)
+            XCTAssertEqual(tags, PlainProseTests.referenceTags(text), text.debugDescription)
+            found += tags.count
+        }
+        XCTAssertGreaterThan(found, 1000)
+    }
+
     func testSendsMarkupToTheTree() {
         for text in ["a *b*", "# H", "H\n===", "H\n---", "- item", "1. one", "    code", "see www.x.org", "a@b.org", "a & b", "a\\b",
                      "x #", "#\nx", "## x", "x ##tag", "#\tx", "x #\r\n", "a\n\r\tcode"] {
