@@ -156,12 +156,15 @@ public final class Diary {
     /// A path without `.` or `..` parts, empty parts or a leading or trailing slash: joined to the
     /// root as it is, it names the same file.
     static func isPlainRelative(_ path: String) -> Bool {
-        var previous = UInt8(ascii: "/")
-        for b in path.utf8 {
-            if previous == UInt8(ascii: "/") && (b == UInt8(ascii: "/") || b == UInt8(ascii: ".")) { return false }
-            previous = b
+        var path = path // its bytes in place (iterating `utf8` was 1 % of a cold parse, one path per entry)
+        return path.withUTF8 { bytes in
+            var previous = UInt8(ascii: "/")
+            for b in bytes {
+                if previous == UInt8(ascii: "/") && (b == UInt8(ascii: "/") || b == UInt8(ascii: ".")) { return false }
+                previous = b
+            }
+            return previous != UInt8(ascii: "/")
         }
-        return previous != UInt8(ascii: "/")
     }
 
     public func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }

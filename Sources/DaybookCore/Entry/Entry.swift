@@ -141,12 +141,12 @@ public struct EntryParser {
         /// The file line (1-based) on which the body starts: after the front matter's lines
         /// (split after each `\n`, as `EntryText.splitLines` splits).
         var bodyStartLine: Int {
-            var lines = 0, last: UInt8 = UInt8(ascii: "\n")
-            for b in head.utf8 {
-                if b == UInt8(ascii: "\n") { lines += 1 }
-                last = b
+            var head = head
+            return head.withUTF8 { b in
+                var lines = 0
+                for c in b where c == UInt8(ascii: "\n") { lines += 1 }
+                return lines + (b.last.map { $0 == UInt8(ascii: "\n") } ?? true ? 0 : 1) + 1
             }
-            return lines + (last == UInt8(ascii: "\n") ? 0 : 1) + 1
         }
     }
 

@@ -38,13 +38,16 @@ public struct Prose: Sendable {
                 var i = 0
                 while i < b.count {
                     // Eight bytes of letters, digits and spaces inside a line at once (most of prose).
-                    if afterNewline == 0, i + 8 <= b.count,
-                       let alnum = Prose.lettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))) {
-                        let starts = alnum & ~(alnum << 8 | UInt64(counted) << 7)
-                        words += starts.nonzeroBitCount
-                        counted = Int(alnum >> 63)
-                        i += 8
-                        continue
+                    // (Those of the eight before the first other byte, so a `.` costs one byte's test.)
+                    if afterNewline == 0, i + 8 <= b.count {
+                        let (n, alnum) = Prose.leadingLettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)))
+                        if n > 0 {
+                            let starts = alnum & ~(alnum << 8 | UInt64(counted) << 7)
+                            words += starts.nonzeroBitCount
+                            counted = Int(alnum >> (8 * n - 1)) & 1
+                            i += n
+                            continue
+                        }
                     }
                     let c = b[i], k = table[Int(c)]
                     seen |= k | (afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
@@ -82,16 +85,29 @@ public struct Prose: Sendable {
     /// each letter and digit, else nil. The bytes are tested side by side in one word: adding
     /// 0x80 - n to a byte below 0x80 sets its top bit exactly when it is n or more.
     static func lettersDigitsAndSpaces(_ x: UInt64) -> UInt64? {
+        let (n, alnum) = leadingLettersDigitsAndSpaces(x)
+        return n == 8 ? alnum : nil
+    }
+
+    /// How many of eight bytes, from the first, are ASCII letters, digits or spaces (0 to 8), and
+    /// 0x80 in the place of each letter and digit among those. The bytes are tested side by side:
+    /// adding 0x80 - n to a byte below 0x80 sets its top bit exactly when it is n or more, and
+    /// never carries into the next byte; a byte from 0x80 may carry, but only into later bytes,
+    /// which come after it and so are not counted.
+    static func leadingLettersDigitsAndSpaces(_ x: UInt64) -> (count: Int, alnum: UInt64) {
         let high: UInt64 = 0x8080_8080_8080_8080, low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        guard x & high == 0 else { return nil }
         func atLeast(_ v: UInt64, _ n: UInt8) -> UInt64 { (v &+ UInt64(0x80 - n) &* 0x0101_0101_0101_0101) & high }
+        let ascii = ~x & high
         let lower = x | 0x2020_2020_2020_2020 // A–Z read as a–z (and nothing else as a letter)
         let letters = atLeast(lower, 0x61) & ~atLeast(lower, 0x7B)
         let digits = atLeast(x, 0x30) & ~atLeast(x, 0x3A)
         let y = x ^ 0x2020_2020_2020_2020 // a space becomes a zero byte
         let spaces = ~((y & low7) &+ low7 | y) & high
-        let alnum = letters | digits
-        return alnum | spaces == high ? alnum : nil
+        let alnum = (letters | digits) & ascii
+        let other = ~(alnum | spaces) & high
+        guard other != 0 else { return (8, alnum) }
+        let n = other.trailingZeroBitCount / 8
+        return (n, alnum & (UInt64(1) << (8 * n) &- 1))
     }
 
     // What each byte is to `plain` and `countWords`, one table look-up instead of a chain of tests.
@@ -200,12 +216,14 @@ public struct Prose: Sendable {
             Prose.byteClasses.withUnsafeBufferPointer { table -> Int? in
                 var n = 0, counted = 0, i = 0
                 while i < b.count {
-                    if i + 8 <= b.count,
-                       let alnum = Prose.lettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self))) {
-                        n += (alnum & ~(alnum << 8 | UInt64(counted) << 7)).nonzeroBitCount
-                        counted = Int(alnum >> 63)
-                        i += 8
-                        continue
+                    if i + 8 <= b.count {
+                        let (m, alnum) = Prose.leadingLettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)))
+                        if m > 0 {
+                            n += (alnum & ~(alnum << 8 | UInt64(counted) << 7)).nonzeroBitCount
+                            counted = Int(alnum >> (8 * m - 1)) & 1
+                            i += m
+                            continue
+                        }
                     }
                     let c = b[i]
                     if c >= 0x80 { return nil }

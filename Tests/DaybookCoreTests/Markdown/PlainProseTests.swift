@@ -98,6 +98,12 @@ final class PlainProseTests: XCTestCase {
             let expected: UInt64? = each.contains(where: { $0 == nil }) ? nil
                 : each.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element!) << (8 * $1.offset) }
             XCTAssertEqual(Prose.lettersDigitsAndSpaces(x), expected, "\(bytes)")
+            // The leading run: up to the first other byte.
+            let n = each.firstIndex(where: { $0 == nil }) ?? 8
+            let leading = each.prefix(n).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element!) << (8 * $1.offset) }
+            let got = Prose.leadingLettersDigitsAndSpaces(x)
+            XCTAssertEqual(got.count, n, "\(bytes)")
+            XCTAssertEqual(got.alnum, leading, "\(bytes)")
         }
         let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7B, 0x7F, 0x80, 0xC3, 0xFF]
         var rng = SplitMix64(seed: 8)
