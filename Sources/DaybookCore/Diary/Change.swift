@@ -9,6 +9,9 @@ public final class Change {
     private var touched: [String] = []
     /// The commit of outside edits made before this change, if there were any.
     public private(set) var outsideCommit: String?
+    /// The walk of the working folder made when the change began (nil when a folder could not be
+    /// read): its stat data stamp the entry files for the entry scan, so they are not stat-ed again.
+    let seen: WorkTree?
 
     /// Takes the diary lock and commits edits made outside daybook (all pending changes except
     /// `excluding`) as their own commit.
@@ -18,11 +21,15 @@ public final class Change {
         for rel in StaleGitLocks.remove(in: diary.root) {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
-        // Temporary files a killed write left, wherever it was writing: under the lock no other
-        // daybook is writing, so none is in use.
-        for rel in diary.temporaryLeftovers() { unlink(diary.url(rel).path) }
         repository = try diary.repository()
-        let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
+        // One walk of the working folder (issue 19): it finds the temporary files a killed write
+        // left, wherever it was writing (under the lock no other daybook is writing, so none is in
+        // use), which are removed before the status is taken from the same walk's stat data.
+        let (changes, walk) = try repository.pendingChanges(noting: { Diary.isTemporaryName($0) }) { walk in
+            diary.temporaryLeftovers(seen: walk).filter { unlink(diary.url($0).path) == 0 }
+        }
+        seen = walk
+        let pending = changes.filter { !excluding.contains($0.path) }
         if !pending.isEmpty {
             outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
         }
@@ -106,6 +113,9 @@ public final class Change {
     public func touch(_ rel: String) { touched.append(rel) }
 
     public var hasChanges: Bool { !touched.isEmpty }
+
+    /// The walk the change began with, as long as the change has written nothing.
+    var walkBeforeWriting: WorkTree? { touched.isEmpty ? seen : nil }
 
     /// Commits what this change wrote as a merge of HEAD and `other` (sync); made even when the
     /// merged files equal HEAD's, so that `other` counts as merged from then on.

@@ -129,7 +129,7 @@ final class EntryCache: @unchecked Sendable {
     private(set) var slots: [Slot] = []
     private var inks: [FileStamp] = []
     /// Taken before any file is stamped: a stamp racy against it is written with a digest.
-    let now = FileStamp.now
+    let now: Int
     /// Whether a cache file of these settings was read (it may hold no record).
     private(set) var loaded = false
     /// Slots whose digest was confirmed while their stamps were no longer racy: written again
@@ -145,7 +145,9 @@ final class EntryCache: @unchecked Sendable {
     /// The diary's folder with a slash: where records' paths start.
     let root: String
 
-    init(diary: Diary) {
+    /// `now` is the moment before the first stamp was taken, when that was before this cache.
+    init(diary: Diary, now: Int? = nil) {
+        self.now = min(now ?? FileStamp.now, FileStamp.now)
         root = diary.rootPrefix
         file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
         fingerprint = EntryCache.fingerprint(diary)
