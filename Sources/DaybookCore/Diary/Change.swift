@@ -11,7 +11,7 @@ public final class Change {
     public private(set) var outsideCommit: String?
     /// The walk of the working folder made when the change began (nil when a folder could not be
     /// read): its stat data stamp the entry files for the entry scan, so they are not stat-ed again.
-    let seen: WorkTree?
+    private(set) var seen: WorkTree?
 
     /// Takes the diary lock and commits edits made outside daybook (all pending changes except
     /// `excluding`) as their own commit.
@@ -136,7 +136,7 @@ public final class Change {
     /// nothing differs.
     @discardableResult
     public func commit(_ message: String) throws -> String? {
-        defer { lock = nil }
+        defer { lock = nil; seen = nil }
         guard !touched.isEmpty else { return nil }
         defer { recordInCache() }
         return try repository.commit(paths: touched, message: message)
