@@ -97,14 +97,16 @@ struct EntryWalk {
     private static func folder(_ forEachName: ((UnsafeBufferPointer<UInt8>, stat?) -> Void) -> Void,
                                stamp stampOf: (UnsafePointer<CChar>) -> FileStamp?) -> (names: [UInt8], files: [File]) {
         var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other
-        var starts: [(start: Int, count: Int, stat: stat?)] = []
+        var starts: [(start: Int, count: Int, stat: Int32)] = [] // stat: its place in `stats`, or -1
+        var stats: [stat] = []
         var strokes: [(name: [UInt8], stat: stat?)] = [] // stroke files, names without `.strokes.json`
         let strokeSuffix = Array(".strokes.json".utf8)
         forEachName { name, st in
             if name.count > strokeSuffix.count, name.suffix(strokeSuffix.count).elementsEqual(strokeSuffix) {
                 strokes.append((Array(name.prefix(name.count - strokeSuffix.count)), st))
             } else if Diary.isEntryFileName(name) {
-                starts.append((names.count, name.count, st))
+                starts.append((names.count, name.count, st == nil ? -1 : Int32(stats.count)))
+                if let st { stats.append(st) }
                 names.append(contentsOf: name)
                 names.append(0)
             }
@@ -123,7 +125,7 @@ struct EntryWalk {
                 return c != 0 ? c < 0 : a.count < b.count
             }
             for (s, count, st) in starts {
-                guard let entryStamp = stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self), st) else { continue }
+                guard let entryStamp = stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self), st < 0 ? nil : stats[Int(st)]) else { continue }
                 let n = UnsafeBufferPointer(start: base + s, count: count)
                 var ink: FileStamp?
                 if !strokes.isEmpty, let stroke = strokes.first(where: { $0.name.elementsEqual(n.prefix(n.count - 3)) }) {
