@@ -214,6 +214,24 @@ final class SingleWalkTests: XCTestCase {
         try change.commit("later")
     }
 
+    /// The walk's beginning comes before any of its lstats: `noting` is asked about a name after
+    /// its lstat, so the moment of the first question is later than that lstat.
+    func testTheWalkBeginsBeforeItsFirstStat() throws {
+        try generate(seed: 16)
+        final class FirstAsked: @unchecked Sendable {
+            let lock = NSLock()
+            var moment: Int?
+        }
+        let first = FirstAsked()
+        let tree = try XCTUnwrap(try diary.repository().workingFolderWalk(noting: { _ in
+            first.lock.lock()
+            if first.moment == nil { first.moment = FileStamp.now }
+            first.lock.unlock()
+            return false
+        }).files())
+        XCTAssertLessThanOrEqual(tree.startedAt, try XCTUnwrap(first.moment))
+    }
+
     /// The scan taken from an earlier walk counts its files as stamped when that walk began: a file
     /// changed just before it is racy then, and cached only with its digest, even when the scan
     /// itself comes after the racy window.
