@@ -140,7 +140,7 @@ extension Repository {
 
     /// Whether a file's lstat matches what the index recorded when it was staged: size, times
     /// (nanoseconds only where the index has them), inode and the kind of file.
-    static func sameStat(_ e: git_index_entry, _ st: stat) -> Bool {
+    static func sameStat(_ e: git_index_entry, _ st: LStat) -> Bool {
         guard UInt32(truncatingIfNeeded: st.st_size) == e.file_size, UInt32(truncatingIfNeeded: st.st_ino) == e.ino,
               Int32(truncatingIfNeeded: st.st_mtim.tv_sec) == e.mtime.seconds,
               Int32(truncatingIfNeeded: st.st_ctim.tv_sec) == e.ctime.seconds else { return false }
@@ -155,6 +155,24 @@ extension Repository {
     }
 }
 
+/// The parts of a file's lstat that the outside-edit check and the entry stamps use: a third of
+/// `stat`'s size, for a record per file of the diary.
+struct LStat {
+    var st_size: Int
+    var st_ino: UInt
+    var st_mtim: timespec
+    var st_ctim: timespec
+    var st_mode: UInt32
+
+    init(_ st: stat) {
+        st_size = Int(st.st_size)
+        st_ino = UInt(st.st_ino)
+        st_mtim = st.st_mtim
+        st_ctim = st.st_ctim
+        st_mode = UInt32(st.st_mode)
+    }
+}
+
 /// What one walk of a working folder saw: every file (not in `.git`, not in `.daybook`, not in a
 /// folder left out) with its lstat, and each walked folder's files, subfolders and noted names.
 /// Paths are kept as NUL-terminated bytes, one after the other: a String is made only for a file
@@ -163,7 +181,7 @@ struct WorkTree {
     struct File {
         /// Where the path starts in `paths`.
         var path: Int
-        var stat: stat
+        var stat: LStat
         /// Removed after the walk by whoever took it (`remove`): not there any more.
         var gone = false
     }
@@ -189,7 +207,7 @@ struct WorkTree {
     /// Calls `body` with the name (bytes, NUL-terminated, the NUL not counted) and the lstat of
     /// every file of the folder walked at `rel`, in the order they were read; false when that
     /// folder was not walked.
-    func forEachFile(in rel: String, _ body: (UnsafeBufferPointer<UInt8>, stat) -> Void) -> Bool {
+    func forEachFile(in rel: String, _ body: (UnsafeBufferPointer<UInt8>, LStat) -> Void) -> Bool {
         guard let folder = folders[rel] else { return false }
         let skip = rel.isEmpty ? 0 : rel.utf8.count + 1
         paths.withUnsafeBufferPointer { all in
@@ -284,7 +302,7 @@ struct WorkTreeWalk {
             if let noting, noting(name) { out.noted.append(String(decoding: name, as: UTF8.self)) }
             switch st.st_mode & S_IFMT {
             case S_IFREG, S_IFLNK:
-                out.files.append(File(path: out.paths.count, stat: st))
+                out.files.append(File(path: out.paths.count, stat: LStat(st)))
                 out.paths += prefix
                 out.paths.append(contentsOf: name)
                 out.paths.append(0)

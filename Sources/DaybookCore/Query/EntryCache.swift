@@ -20,7 +20,9 @@ public struct FileStamp: Equatable, Sendable {
         return FileStamp(st)
     }
 
-    init(_ st: stat) {
+    init(_ st: stat) { self.init(LStat(st)) }
+
+    init(_ st: LStat) {
         self.init(size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec),
                   ctime: Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec), inode: UInt64(st.st_ino))
     }

@@ -16,7 +16,7 @@ public struct EntryReference {
     /// scan takes the stamps of the change's walk (issue 19: each file stat-ed once).
     public init(_ change: Change) {
         diary = change.diary
-        seen = change.walkBeforeWriting
+        seen = change.seen
     }
 
     /// The entry file (relative path) a reference names.

@@ -94,12 +94,12 @@ struct EntryWalk {
 
     /// One month folder's entry files from its names: `forEachName` gives each name with its
     /// lstat when it has one already; `stamp` stamps a name it gave without.
-    private static func folder(_ forEachName: ((UnsafeBufferPointer<UInt8>, stat?) -> Void) -> Void,
+    private static func folder(_ forEachName: ((UnsafeBufferPointer<UInt8>, LStat?) -> Void) -> Void,
                                stamp stampOf: (UnsafePointer<CChar>) -> FileStamp?) -> (names: [UInt8], files: [File]) {
         var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other
         var starts: [(start: Int, count: Int, stat: Int32)] = [] // stat: its place in `stats`, or -1
-        var stats: [stat] = []
-        var strokes: [(name: [UInt8], stat: stat?)] = [] // stroke files, names without `.strokes.json`
+        var stats: [LStat] = []
+        var strokes: [(name: [UInt8], stat: LStat?)] = [] // stroke files, names without `.strokes.json`
         let strokeSuffix = Array(".strokes.json".utf8)
         forEachName { name, st in
             if name.count > strokeSuffix.count, name.suffix(strokeSuffix.count).elementsEqual(strokeSuffix) {
@@ -112,7 +112,7 @@ struct EntryWalk {
             }
         }
         /// A regular file's stamp (Directory.stamp's rule: a symbolic link is not followed).
-        func stamp(_ name: UnsafePointer<CChar>, _ st: stat?) -> FileStamp? {
+        func stamp(_ name: UnsafePointer<CChar>, _ st: LStat?) -> FileStamp? {
             guard let st else { return stampOf(name) }
             return st.st_mode & S_IFMT == S_IFREG ? FileStamp(st) : nil
         }
