@@ -9,6 +9,10 @@ public final class Change {
     private var touched: [String] = []
     /// The commit of outside edits made before this change, if there were any.
     public private(set) var outsideCommit: String?
+    /// The walk of the working folder made when the change began, until the change writes (nil
+    /// when a folder could not be read): its stat data stamp the entry files for the entry scan,
+    /// so they are not stat-ed again.
+    private(set) var seen: WorkTree?
 
     /// Takes the diary lock and commits edits made outside daybook (all pending changes except
     /// `excluding`) as their own commit.
@@ -18,11 +22,15 @@ public final class Change {
         for rel in StaleGitLocks.remove(in: diary.root) {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
-        // Temporary files a killed write left, wherever it was writing: under the lock no other
-        // daybook is writing, so none is in use.
-        for rel in diary.temporaryLeftovers() { unlink(diary.url(rel).path) }
         repository = try diary.repository()
-        let pending = try repository.pendingChanges().filter { !excluding.contains($0.path) }
+        // One walk of the working folder (issue 19): it finds the temporary files a killed write
+        // left, wherever it was writing (under the lock no other daybook is writing, so none is in
+        // use), which are removed before the status is taken from the same walk's stat data.
+        let (changes, walk) = try repository.pendingChanges(noting: { Diary.isTemporaryName($0) }) { walk in
+            diary.temporaryLeftovers(seen: walk).filter { unlink(diary.url($0).path) == 0 }
+        }
+        seen = walk
+        let pending = changes.filter { !excluding.contains($0.path) }
         if !pending.isEmpty {
             outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
         }
@@ -54,7 +62,7 @@ public final class Change {
     public func write(_ data: Data, to rel: String) throws {
         try prepareFolder(of: rel)
         try AtomicFile.write(data, to: diary.url(rel))
-        touched.append(rel)
+        wrote(rel)
     }
 
     public func write(_ text: String, to rel: String) throws {
@@ -73,14 +81,14 @@ public final class Change {
             throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten (the edit is kept and committed), run the command again",
                                   at: SourceLocation(path: diary.displayPath(rel)))
         }
-        touched.append(rel)
+        wrote(rel)
     }
 
     /// Copies an outside file into the diary.
     public func copy(_ source: URL, to rel: String) throws {
         try prepareFolder(of: rel)
         try AtomicFile.copy(from: source, to: diary.url(rel))
-        touched.append(rel)
+        wrote(rel)
     }
 
     /// Removes a file or folder (git keeps it).
@@ -92,7 +100,7 @@ public final class Change {
                 throw DaybookError.io("cannot remove: \(error.localizedDescription)", at: SourceLocation(path: diary.displayPath(rel)))
             }
         }
-        touched.append(rel)
+        wrote(rel)
         // Empty month and year folders go too.
         var dir = url.deletingLastPathComponent()
         while dir.path.hasPrefix(diary.entriesFolder.path + "/"),
@@ -103,9 +111,16 @@ public final class Change {
     }
 
     /// Marks a path as changed by this command without writing it (the caller wrote it).
-    public func touch(_ rel: String) { touched.append(rel) }
+    public func touch(_ rel: String) { wrote(rel) }
 
     public var hasChanges: Bool { !touched.isEmpty }
+
+    /// Remembers a path for the commit. The walk the change began with no longer tells how the
+    /// files are, and its memory (a record per file of the diary) is given back.
+    private func wrote(_ rel: String) {
+        touched.append(rel)
+        seen = nil
+    }
 
     /// Commits what this change wrote as a merge of HEAD and `other` (sync); made even when the
     /// merged files equal HEAD's, so that `other` counts as merged from then on.

@@ -265,13 +265,23 @@ public final class Diary {
     /// Temporary files that interrupted writes left anywhere in the diary (relative to the root,
     /// sorted): entries, settings, templates, strokes. Not in .git (libgit2's own) nor .daybook
     /// (the caches sweep theirs); symbolic links are not followed.
-    public func temporaryLeftovers() -> [String] {
+    /// A folder the walk of the working folder (`seen`, a `Change`'s) read is taken from it instead
+    /// of being read again; the others (folders git ignores) are read here.
+    public func temporaryLeftovers() -> [String] { temporaryLeftovers(seen: nil) }
+
+    func temporaryLeftovers(seen: WorkTree?) -> [String] {
         var out: [String] = []
         func walk(_ rel: String) {
-            guard let folder = Directory(rel.isEmpty ? root.path : rootPrefix + rel) else { return }
-            for (name, isFolder) in folder.namesAndKinds {
+            let listing: [(name: String, isFolder: Bool)]
+            if let walked = seen?.folders[rel] {
+                listing = walked.noted.map { ($0, false) } + walked.subfolders.map { ($0, true) }
+            } else {
+                guard let folder = Directory(rel.isEmpty ? root.path : rootPrefix + rel) else { return }
+                listing = folder.namesAndKinds
+            }
+            for (name, isFolder) in listing {
                 let path = rel.isEmpty ? name : rel + "/" + name
-                if name.hasSuffix(AtomicFile.temporarySuffix) {
+                if Diary.isTemporaryName(name.utf8) {
                     out.append(path)
                 } else if isFolder && name != ".git" && name != ".daybook" {
                     walk(path)
@@ -281,6 +291,14 @@ public final class Diary {
         walk("")
         return out.sorted()
     }
+
+    /// Whether a name is that of a temporary file (`temporaryLeftovers`); the walk of the working
+    /// folder notes such names with it.
+    static func isTemporaryName<C: Collection>(_ name: C) -> Bool where C.Element == UInt8 {
+        name.count >= temporarySuffix.count && name.reversed().starts(with: temporarySuffix.reversed())
+    }
+
+    private static let temporarySuffix = Array(AtomicFile.temporarySuffix.utf8)
 
     /// Symbolic links under entries/ (and entries/ itself when it is one), relative to the root.
     public func symbolicLinks() -> [String] {

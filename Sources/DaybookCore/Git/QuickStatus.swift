@@ -12,8 +12,24 @@ extension Repository {
     /// Files that differ from the last commit, untracked ones included, ignored ones not: the same
     /// answer as `fullPendingChanges()`, found faster on a large diary.
     public func pendingChanges() throws -> [PendingChange] {
-        if let quick = try quickPendingChanges() { return quick }
-        return try fullPendingChanges(refreshIndex: true)
+        try pendingChanges(noting: nil) { _ in [] }.changes
+    }
+
+    /// The pending changes (as `pendingChanges()`) and the walk of the working folder they were
+    /// found with, so that its stat data serve the caller too (issue 19: one stat of each file
+    /// per mutation). `noting` picks the names (of any kind but folders) each walked folder keeps
+    /// in `WorkTree.Folder.noted`; `sweep` gets the walk (nil when there is none: a folder could
+    /// not be read) before the status is taken and returns the files it removed from the working
+    /// folder, which the status then does not see, as if they had been removed before the walk.
+    func pendingChanges(noting: ((UnsafeBufferPointer<UInt8>) -> Bool)?,
+                        sweep: (WorkTree?) -> [String]) throws -> (changes: [PendingChange], walk: WorkTree?) {
+        let (walked, index) = try walkWithIndex(noting: noting)
+        defer { git_index_free(index) }
+        var tree = walked
+        let swept = sweep(tree)
+        tree?.remove(swept)
+        if let tree, let index, let quick = try quickPendingChanges(tree, index) { return (quick, tree) }
+        return (try fullPendingChanges(refreshIndex: true), tree)
     }
 
     /// At most this many files whose stat data differ are checked one by one; more than that (a
@@ -21,37 +37,49 @@ extension Repository {
     /// stat data so the next command is quick again.
     nonisolated(unsafe) static var quickCandidateLimit = 256
 
-    /// Nil when the quick way cannot answer: staged changes, files deleted from the working
-    /// folder, or many files whose stat data changed.
+    /// Nil when the quick way cannot answer (as `quickPendingChanges(_:_:)`).
     func quickPendingChanges() throws -> [PendingChange]? {
-        // The working folder is walked while the index loads: the walk asks a second handle of
-        // the repository which folders are ignored, so the two never share one.
-        final class Result: @unchecked Sendable {
-            let ignores: Repository
-            var skipped: [String] = []
-            var walked: (paths: [UInt8], files: [WorkTreeWalk.File])?
-            init(_ ignores: Repository) { self.ignores = ignores }
-        }
-        let result = Result(try Repository.open(root))
+        let (tree, index) = try walkWithIndex(noting: nil)
+        defer { git_index_free(index) }
+        guard let tree, let index else { return nil }
+        return try quickPendingChanges(tree, index)
+    }
+
+    /// The working folder walked while the index loads (the caller frees the index); the walk is
+    /// nil when a folder could not be read.
+    private func walkWithIndex(noting: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws -> (WorkTree?, OpaquePointer?) {
+        final class Result: @unchecked Sendable { var walked: WorkTree? }
+        let result = Result()
         let walkDone = DispatchSemaphore(value: 0)
-        let top = root.path
+        nonisolated(unsafe) let walk = try workingFolderWalk(noting: noting)
         Thread.detachNewThread {
-            result.walked = WorkTreeWalk(root: top, skipDirectory: { rel in
-                var ignored: Int32 = 0
-                guard git_ignore_path_is_ignored(&ignored, result.ignores.handle, rel + "/") == 0, ignored == 1 else { return false }
-                result.skipped.append(rel)
-                return true
-            }).files()
+            result.walked = walk.files()
             walkDone.signal()
         }
         var index: OpaquePointer?
         let loaded = git_repository_index(&index, handle)
         walkDone.wait()
+        if loaded != 0 { git_index_free(index) }
         try Repository.check(loaded, "git_repository_index")
-        defer { git_index_free(index) }
-        guard let index, let (paths, files) = result.walked else { return nil }
+        return (result.walked, index)
+    }
+
+    /// The walk of the working folder the outside-edit check makes: folders git ignores are left
+    /// out. It asks a second handle of the repository which folders are ignored, so that it can
+    /// run while this one loads the index.
+    func workingFolderWalk(noting: ((UnsafeBufferPointer<UInt8>) -> Bool)?) throws -> WorkTreeWalk {
+        let ignores = try Repository.open(root)
+        return WorkTreeWalk(root: root.path, skipDirectory: { rel in
+            var ignored: Int32 = 0
+            return git_ignore_path_is_ignored(&ignored, ignores.handle, rel + "/") == 0 && ignored == 1
+        }, noting: noting)
+    }
+
+    /// The pending changes from a walk and the index; nil when the quick way cannot answer: staged
+    /// changes, files deleted from the working folder, or many files whose stat data changed.
+    private func quickPendingChanges(_ tree: WorkTree, _ index: OpaquePointer) throws -> [PendingChange]? {
         // An ignored folder is left out only when it holds nothing tracked.
-        for rel in result.skipped {
+        for rel in tree.skipped {
             var pos = 0
             if git_index_find_prefix(&pos, index, rel + "/") == 0 { return nil }
         }
@@ -74,8 +102,8 @@ extension Repository {
 
         var candidates: [String] = []
         var matched = 0
-        let tooMany = paths.withUnsafeBufferPointer { all -> Bool in
-            for f in files {
+        let tooMany = tree.paths.withUnsafeBufferPointer { all -> Bool in
+            for f in tree.files where !f.gone {
                 let path = UnsafeRawPointer(all.baseAddress! + f.path).assumingMemoryBound(to: CChar.self)
                 guard let e = git_index_get_bypath(index, path, 0)?.pointee else {
                     candidates.append(String(cString: path)) // untracked, or ignored: libgit2 tells
@@ -91,7 +119,7 @@ extension Repository {
             return false
         }
         if tooMany { return nil }
-        // Tracked files missing from the working folder: the full status lists them.
+        // Tracked files missing from the working folder (swept ones too): the full status lists them.
         guard matched == git_index_entrycount(index) else { return nil }
 
         var out: [PendingChange] = []
@@ -112,7 +140,7 @@ extension Repository {
 
     /// Whether a file's lstat matches what the index recorded when it was staged: size, times
     /// (nanoseconds only where the index has them), inode and the kind of file.
-    static func sameStat(_ e: git_index_entry, _ st: stat) -> Bool {
+    static func sameStat(_ e: git_index_entry, _ st: LStat) -> Bool {
         guard UInt32(truncatingIfNeeded: st.st_size) == e.file_size, UInt32(truncatingIfNeeded: st.st_ino) == e.ino,
               Int32(truncatingIfNeeded: st.st_mtim.tv_sec) == e.mtime.seconds,
               Int32(truncatingIfNeeded: st.st_ctim.tv_sec) == e.ctime.seconds else { return false }
@@ -127,29 +155,113 @@ extension Repository {
     }
 }
 
-/// Every file of a working folder (not `.git`, not `.daybook`) with its lstat, folders read on
-/// every core one level at a time. Paths are kept as NUL-terminated bytes, one after the other:
-/// a String is made only for a file that is asked about.
-struct WorkTreeWalk {
+/// The parts of a file's lstat that the outside-edit check and the entry stamps use: a third of
+/// `stat`'s size, for a record per file of the diary.
+struct LStat {
+    var st_size: Int
+    var st_ino: UInt
+    var st_mtim: timespec
+    var st_ctim: timespec
+    var st_mode: UInt32
+
+    init(_ st: stat) {
+        st_size = Int(st.st_size)
+        st_ino = UInt(st.st_ino)
+        st_mtim = st.st_mtim
+        st_ctim = st.st_ctim
+        st_mode = UInt32(st.st_mode)
+    }
+}
+
+/// What one walk of a working folder saw: every file (not in `.git`, not in `.daybook`, not in a
+/// folder left out) with its lstat, and each walked folder's files, subfolders and noted names.
+/// Paths are kept as NUL-terminated bytes, one after the other: a String is made only for a file
+/// that is asked about.
+struct WorkTree {
     struct File {
         /// Where the path starts in `paths`.
         var path: Int
-        var stat: stat
+        var stat: LStat
+        /// Removed after the walk by whoever took it (`remove`): not there any more.
+        var gone = false
     }
+
+    struct Folder {
+        /// Its files (regular files and symbolic links), a range of `files`.
+        var files: Range<Int>
+        /// The names of its subfolders (folders themselves, not links to them), walked or left out.
+        var subfolders: [String]
+        /// The names of its other entries (files, links, sockets…) the walk's `noting` picked.
+        var noted: [String]
+    }
+
+    var paths: [UInt8] = []
+    var files: [File] = []
+    /// Every walked folder by its path relative to the root ("" for the root).
+    var folders: [String: Folder] = [:]
+    /// Folders `skipDirectory` left out (not walked, not in `folders`).
+    var skipped: [String] = []
+    /// When the walk began (as `FileStamp.now`): every lstat was taken after it.
+    var startedAt = 0
+
+    /// Calls `body` with the name (bytes, NUL-terminated, the NUL not counted) and the lstat of
+    /// every file of the folder walked at `rel`, in the order they were read; false when that
+    /// folder was not walked.
+    func forEachFile(in rel: String, _ body: (UnsafeBufferPointer<UInt8>, LStat) -> Void) -> Bool {
+        guard let folder = folders[rel] else { return false }
+        let skip = rel.isEmpty ? 0 : rel.utf8.count + 1
+        paths.withUnsafeBufferPointer { all in
+            for i in folder.files where !files[i].gone {
+                let start = all.baseAddress! + files[i].path + skip
+                body(UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))), files[i].stat)
+            }
+        }
+        return true
+    }
+
+    /// Marks the files at these paths (relative to the root) as gone.
+    mutating func remove(_ rels: [String]) {
+        for rel in rels {
+            let slash = rel.lastIndex(of: "/")
+            let folder = slash.map { String(rel[..<$0]) } ?? ""
+            guard let range = folders[folder]?.files else { continue }
+            let wanted = Array(rel.utf8)
+            for i in range where !files[i].gone {
+                let start = files[i].path
+                if paths.count > start + wanted.count, paths[start + wanted.count] == 0,
+                   paths[start..<(start + wanted.count)].elementsEqual(wanted) { files[i].gone = true }
+            }
+        }
+    }
+}
+
+/// Walks a working folder (not `.git`, not `.daybook`), folders read on every core one level at a
+/// time, each file lstat-ed once.
+struct WorkTreeWalk {
+    typealias File = WorkTree.File
 
     let root: String
     /// Asked (on the calling thread) before a folder is walked; true leaves it out.
     let skipDirectory: (String) -> Bool
+    /// Picks the names (other than folders) kept in `WorkTree.Folder.noted`.
+    var noting: ((UnsafeBufferPointer<UInt8>) -> Bool)? = nil
 
-    /// The paths, and the files; nil when a folder cannot be read (the full status reports what
-    /// it can).
-    func files() -> (paths: [UInt8], files: [File])? {
+    private struct Listing {
         var paths: [UInt8] = []
-        var out: [File] = []
+        var files: [File] = []
+        var dirs: [String] = []
+        var noted: [String] = []
+        var ok = true
+    }
+
+    /// What the walk saw; nil when a folder cannot be read (the full status reports what it can).
+    func files() -> WorkTree? {
+        var tree = WorkTree()
+        tree.startedAt = FileStamp.now
         var level = [""]
         var failed = false
         while !level.isEmpty {
-            var results = [(paths: [UInt8], files: [File], dirs: [String], ok: Bool)](repeating: ([], [], [], true), count: level.count)
+            var results = [Listing](repeating: Listing(), count: level.count)
             results.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
                 let workers = min(level.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -158,40 +270,45 @@ struct WorkTreeWalk {
                 }
             }
             var next: [String] = []
-            for r in results {
+            for (k, r) in results.enumerated() {
                 if !r.ok { failed = true }
-                let shift = paths.count
-                paths += r.paths
-                out += r.files.map { File(path: $0.path + shift, stat: $0.stat) }
-                next += r.dirs.filter { !skipDirectory($0) }
+                let shift = tree.paths.count, first = tree.files.count
+                tree.paths += r.paths
+                tree.files += r.files.map { File(path: $0.path + shift, stat: $0.stat) }
+                let prefix = level[k].isEmpty ? "" : level[k] + "/"
+                tree.folders[level[k]] = WorkTree.Folder(files: first..<tree.files.count, subfolders: r.dirs, noted: r.noted)
+                for d in r.dirs {
+                    if skipDirectory(prefix + d) { tree.skipped.append(prefix + d) } else { next.append(prefix + d) }
+                }
             }
             level = next
         }
-        return failed ? nil : (paths, out)
+        return failed ? nil : tree
     }
 
-    /// One folder: its files with their lstat, and its subfolders.
-    private func list(_ rel: String) -> (paths: [UInt8], files: [File], dirs: [String], ok: Bool) {
-        guard let dir = Directory(rel.isEmpty ? root : root + "/" + rel) else { return ([], [], [], false) }
+    /// One folder: its files with their lstat, its subfolders' names, the names `noting` picks.
+    private func list(_ rel: String) -> Listing {
+        var out = Listing()
+        guard let dir = Directory(rel.isEmpty ? root : root + "/" + rel) else { out.ok = false; return out }
         let prefix = rel.isEmpty ? [] : Array((rel + "/").utf8)
-        var paths: [UInt8] = []
-        var files: [File] = []
-        var dirs: [String] = []
-        var ok = true
         dir.forEachName { name in
             if rel.isEmpty && (name.elementsEqual(".git".utf8) || name.elementsEqual(".daybook".utf8)) { return }
             var st = stat()
-            guard fstatat(dir.descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0 else { ok = false; return }
+            guard fstatat(dir.descriptor, UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0 else { out.ok = false; return }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                out.dirs.append(String(decoding: name, as: UTF8.self))
+                return
+            }
+            if let noting, noting(name) { out.noted.append(String(decoding: name, as: UTF8.self)) }
             switch st.st_mode & S_IFMT {
-            case S_IFDIR: dirs.append(String(decoding: prefix + Array(name), as: UTF8.self))
             case S_IFREG, S_IFLNK:
-                files.append(File(path: paths.count, stat: st))
-                paths += prefix
-                paths.append(contentsOf: name)
-                paths.append(0)
+                out.files.append(File(path: out.paths.count, stat: LStat(st)))
+                out.paths += prefix
+                out.paths.append(contentsOf: name)
+                out.paths.append(0)
             default: break
             }
         }
-        return (paths, files, dirs, ok)
+        return out
     }
 }

@@ -20,7 +20,9 @@ public struct FileStamp: Equatable, Sendable {
         return FileStamp(st)
     }
 
-    init(_ st: stat) {
+    init(_ st: stat) { self.init(LStat(st)) }
+
+    init(_ st: LStat) {
         self.init(size: Int(st.st_size), mtime: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec),
                   ctime: Int(st.st_ctim.tv_sec) * 1_000_000_000 + Int(st.st_ctim.tv_nsec), inode: UInt64(st.st_ino))
     }
@@ -129,7 +131,7 @@ final class EntryCache: @unchecked Sendable {
     private(set) var slots: [Slot] = []
     private var inks: [FileStamp] = []
     /// Taken before any file is stamped: a stamp racy against it is written with a digest.
-    let now = FileStamp.now
+    let now: Int
     /// Whether a cache file of these settings was read (it may hold no record).
     private(set) var loaded = false
     /// Slots whose digest was confirmed while their stamps were no longer racy: written again
@@ -145,7 +147,9 @@ final class EntryCache: @unchecked Sendable {
     /// The diary's folder with a slash: where records' paths start.
     let root: String
 
-    init(diary: Diary) {
+    /// `now` is the moment before the first stamp was taken, when that was before this cache.
+    init(diary: Diary, now: Int? = nil) {
+        self.now = min(now ?? FileStamp.now, FileStamp.now)
         root = diary.rootPrefix
         file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
         fingerprint = EntryCache.fingerprint(diary)

@@ -3,8 +3,21 @@ import Foundation
 
 public struct EntryReference {
     public let diary: Diary
+    /// The walk of the working folder a change began with, while the change has written nothing:
+    /// `last`, days and dates are found from the stamps it took, not from a walk of their own.
+    let seen: WorkTree?
 
-    public init(_ diary: Diary) { self.diary = diary }
+    public init(_ diary: Diary) {
+        self.diary = diary
+        seen = nil
+    }
+
+    /// References resolved within a change, after it has committed the outside edits: the entry
+    /// scan takes the stamps of the change's walk (issue 19: each file stat-ed once).
+    public init(_ change: Change) {
+        diary = change.diary
+        seen = change.seen
+    }
 
     /// The entry file (relative path) a reference names.
     public func resolve(_ ref: String) throws -> String {
@@ -14,7 +27,7 @@ public struct EntryReference {
         switch ref.lowercased() {
         case "last":
             // The walk's dates tell which is last: no entry's metadata is decoded.
-            let snapshot = diary.scanEntries()
+            let snapshot = diary.scanEntries(seen: seen)
             guard snapshot.count > 0 else { throw DaybookError.input("the diary has no entries yet") }
             return snapshot.path(snapshot.count - 1)
         case "today", "yesterday":
@@ -75,7 +88,7 @@ public struct EntryReference {
     }
 
     func onDay(_ range: WallRange, name: String) throws -> String {
-        let snapshot = diary.scanEntries()
+        let snapshot = diary.scanEntries(seen: seen)
         let hits = (0..<snapshot.count).filter { range.contains(snapshot.date($0)) }.map(snapshot.path)
         if hits.count == 1 { return hits[0] }
         if hits.isEmpty { throw DaybookError.input("no entry on \(name)") }

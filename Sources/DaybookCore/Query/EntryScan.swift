@@ -81,18 +81,40 @@ struct EntryWalk {
 
     /// One month folder's entry files, sorted by name, with their stamps.
     static func folder(_ folder: Directory) -> (names: [UInt8], files: [File]) {
+        self.folder({ body in folder.forEachName { body($0, nil) } }, stamp: { folder.stamp($0) })
+    }
+
+    /// One month folder's entry files as a walk of the working folder saw them (`WorkTree`):
+    /// the same files with the same stamps as `folder(_:)` would take them when that walk was made.
+    /// Nil when the walk did not read this folder.
+    static func folder(_ rel: String, in tree: WorkTree) -> (names: [UInt8], files: [File])? {
+        guard tree.folders[rel] != nil else { return nil }
+        return folder({ body in _ = tree.forEachFile(in: rel) { name, st in body(name, st) } }, stamp: { _ in nil })
+    }
+
+    /// One month folder's entry files from its names: `forEachName` gives each name with its
+    /// lstat when it has one already; `stamp` stamps a name it gave without.
+    private static func folder(_ forEachName: ((UnsafeBufferPointer<UInt8>, LStat?) -> Void) -> Void,
+                               stamp stampOf: (UnsafePointer<CChar>) -> FileStamp?) -> (names: [UInt8], files: [File]) {
         var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other
-        var starts: [(start: Int, count: Int)] = []
-        var strokes: [[UInt8]] = [] // names of stroke files without `.strokes.json`
+        var starts: [(start: Int, count: Int, stat: Int32)] = [] // stat: its place in `stats`, or -1
+        var stats: [LStat] = []
+        var strokes: [(name: [UInt8], stat: LStat?)] = [] // stroke files, names without `.strokes.json`
         let strokeSuffix = Array(".strokes.json".utf8)
-        folder.forEachName { name in
+        forEachName { name, st in
             if name.count > strokeSuffix.count, name.suffix(strokeSuffix.count).elementsEqual(strokeSuffix) {
-                strokes.append(Array(name.prefix(name.count - strokeSuffix.count)))
+                strokes.append((Array(name.prefix(name.count - strokeSuffix.count)), st))
             } else if Diary.isEntryFileName(name) {
-                starts.append((names.count, name.count))
+                starts.append((names.count, name.count, st == nil ? -1 : Int32(stats.count)))
+                if let st { stats.append(st) }
                 names.append(contentsOf: name)
                 names.append(0)
             }
+        }
+        /// A regular file's stamp (Directory.stamp's rule: a symbolic link is not followed).
+        func stamp(_ name: UnsafePointer<CChar>, _ st: LStat?) -> FileStamp? {
+            guard let st else { return stampOf(name) }
+            return st.st_mode & S_IFMT == S_IFREG ? FileStamp(st) : nil
         }
         var files: [File] = []
         files.reserveCapacity(starts.count)
@@ -102,14 +124,14 @@ struct EntryWalk {
                 let c = memcmp(base + a.start, base + b.start, min(a.count, b.count))
                 return c != 0 ? c < 0 : a.count < b.count
             }
-            for (s, count) in starts {
-                guard let stamp = folder.stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self)) else { continue }
+            for (s, count, st) in starts {
+                guard let entryStamp = stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self), st < 0 ? nil : stats[Int(st)]) else { continue }
                 let n = UnsafeBufferPointer(start: base + s, count: count)
                 var ink: FileStamp?
-                if !strokes.isEmpty, strokes.contains(where: { $0.elementsEqual(n.prefix(n.count - 3)) }) {
-                    ink = folder.stamp(String(decoding: n.prefix(n.count - 3), as: UTF8.self) + ".strokes.json")
+                if !strokes.isEmpty, let stroke = strokes.first(where: { $0.name.elementsEqual(n.prefix(n.count - 3)) }) {
+                    ink = stamp(String(decoding: n.prefix(n.count - 3), as: UTF8.self) + ".strokes.json", stroke.stat)
                 }
-                files.append(File(folder: 0, name: Int32(s), nameCount: Int32(n.count), stamp: stamp, ink: ink))
+                files.append(File(folder: 0, name: Int32(s), nameCount: Int32(n.count), stamp: entryStamp, ink: ink))
             }
         }
         return (names, files)
@@ -118,7 +140,9 @@ struct EntryWalk {
 
 extension Diary {
     /// Every entry file with its stamps, from one walk; month folders are read on every core.
-    func walk() -> EntryWalk {
+    /// A month folder that `seen` (a walk of the working folder made in this process) read is
+    /// taken from it, with the stamps it took, instead of being read and stat-ed again.
+    func walk(seen: WorkTree? = nil) -> EntryWalk {
         let dirs = monthFolders()
         var parts = [(names: [UInt8], files: [EntryWalk.File])](repeating: ([], []), count: dirs.count)
         let root = self.root.path + "/"
@@ -127,7 +151,11 @@ extension Diary {
             let workers = min(dirs.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 for k in stride(from: w, to: dirs.count, by: workers) {
-                    if let folder = Directory(root + dirs[k]) { slots[k] = EntryWalk.folder(folder) }
+                    if let seen, let part = EntryWalk.folder(dirs[k], in: seen) {
+                        slots[k] = part
+                    } else if let folder = Directory(root + dirs[k]) {
+                        slots[k] = EntryWalk.folder(folder)
+                    }
                 }
             }
         }
@@ -150,10 +178,16 @@ extension Diary {
     /// Every entry of the diary as of one walk, from the cache where files are unchanged; files
     /// the cache does not hold are parsed on every core and the cache is written again.
     /// `progress` hears (parsed, to parse) while many files are parsed afresh (a cold cache).
-    public func scanEntries(progress: ((Int, Int) -> Void)? = nil) -> EntrySnapshot {
-        let cache = EntryCache(diary: self)
-        let walkedAt = FileStamp.now
-        let files = walk()
+    /// With `seen`, the stamps of the entry files are those that walk of the working folder took
+    /// (`walk(seen:)`), and the snapshot counts as walked when that walk began.
+    public func scanEntries(progress: ((Int, Int) -> Void)? = nil) -> EntrySnapshot { scanEntries(progress: progress, seen: nil) }
+
+    func scanEntries(progress: ((Int, Int) -> Void)? = nil, seen: WorkTree?) -> EntrySnapshot {
+        // Both moments come before any stamp is taken: a stamp racy against them is checked by
+        // the file's digest (EntryCache).
+        let walkedAt = seen.map { min($0.startedAt, FileStamp.now) } ?? FileStamp.now
+        let cache = EntryCache(diary: self, now: walkedAt)
+        let files = walk(seen: seen)
         var slotOf = [Int32](repeating: -1, count: files.count)
         var misses: [Int] = []
         for i in 0..<files.count {

@@ -26,11 +26,12 @@ struct TagCommand: ParsableCommand {
                        nothing: (_ many: Bool) -> String,
                        _ edit: (inout TagLines, Entry, String) -> [String]) throws {
         let diary = try global.openDiary()
-        let rels = try EntryReference(diary).resolveMany([entryArgument]) {
-            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
-        guard !rels.isEmpty else { throw DaybookError.usage("no entries named on stdin") }
+        // Stdin is read before the lock is taken; the entries are found within the change, from
+        // the walk it made for the outside edits (issue 19), which it has committed by then.
+        let input = entryArgument == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
         let change = try Change(diary)
+        let rels = try EntryReference(change).resolveMany([entryArgument]) { input }
+        guard !rels.isEmpty else { throw DaybookError.usage("no entries named on stdin") }
         var titles: [String] = []
         var changed = Set<String>()
         for rel in rels {
