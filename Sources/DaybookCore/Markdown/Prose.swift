@@ -39,15 +39,9 @@ public struct Prose: Sendable {
                 while i < b.count {
                     // Eight bytes of letters, digits and spaces inside a line at once (most of prose).
                     // (Those of the eight before the first other byte, so a `.` costs one byte's test.)
-                    if afterNewline == 0, i + 8 <= b.count {
-                        let (n, alnum) = Prose.leadingLettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)))
-                        if n > 0 {
-                            let starts = alnum & ~(alnum << 8 | UInt64(counted) << 7)
-                            words += starts.nonzeroBitCount
-                            counted = Int(alnum >> (8 * n - 1)) & 1
-                            i += n
-                            continue
-                        }
+                    if afterNewline == 0 {
+                        let n = Prose.wordsInRun(b, at: i, words: &words, counted: &counted)
+                        if n > 0 { i += n; continue }
                     }
                     let c = b[i], k = table[Int(c)]
                     seen |= k | (afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
@@ -60,9 +54,7 @@ public struct Prose: Sendable {
                        (b[i - 3] | 0x20) == UInt8(ascii: "w") {
                         return false
                     }
-                    let alnum = Int(k >> 4) & 1, space = Int(k >> 3) & 1
-                    words += alnum & (counted ^ 1)
-                    counted = (counted | alnum) & (space ^ 1)
+                    Prose.wordStep(k, words: &words, counted: &counted)
                     // A lone `\r` ends a line too (to Markdown, `\n\r` holds a blank line).
                     afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
                     i += 1
@@ -84,6 +76,28 @@ public struct Prose: Sendable {
     /// Whether each of eight bytes is an ASCII letter, digit or space: then 0x80 in the place of
     /// each letter and digit, else nil. The bytes are tested side by side in one word: adding
     /// 0x80 - n to a byte below 0x80 sets its top bit exactly when it is n or more.
+    /// Counts the words that start in the run of letters, digits and spaces at byte `i` (up to
+    /// eight bytes, before the first other byte) and returns how many bytes it took: 0 when byte
+    /// `i` is another byte or fewer than eight are left. A word counts at its first letter or
+    /// digit; `counted` says whether the word under way has had one (as `wordStep` keeps it).
+    @inline(__always)
+    static func wordsInRun(_ b: UnsafeBufferPointer<UInt8>, at i: Int, words: inout Int, counted: inout Int) -> Int {
+        guard i + 8 <= b.count else { return 0 }
+        let (n, alnum) = leadingLettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)))
+        guard n > 0 else { return 0 }
+        words += (alnum & ~(alnum << 8 | UInt64(counted) << 7)).nonzeroBitCount
+        counted = Int(alnum >> (8 * n - 1)) & 1
+        return n
+    }
+
+    /// One byte of class `k` (`byteClasses`) for the word count, without a branch.
+    @inline(__always)
+    static func wordStep(_ k: UInt8, words: inout Int, counted: inout Int) {
+        let alnum = Int(k >> 4) & 1, space = Int(k >> 3) & 1
+        words += alnum & (counted ^ 1)
+        counted = (counted | alnum) & (space ^ 1)
+    }
+
     static func lettersDigitsAndSpaces(_ x: UInt64) -> UInt64? {
         let (n, alnum) = leadingLettersDigitsAndSpaces(x)
         return n == 8 ? alnum : nil
@@ -216,21 +230,12 @@ public struct Prose: Sendable {
             Prose.byteClasses.withUnsafeBufferPointer { table -> Int? in
                 var n = 0, counted = 0, i = 0
                 while i < b.count {
-                    if i + 8 <= b.count {
-                        let (m, alnum) = Prose.leadingLettersDigitsAndSpaces(UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)))
-                        if m > 0 {
-                            n += (alnum & ~(alnum << 8 | UInt64(counted) << 7)).nonzeroBitCount
-                            counted = Int(alnum >> (8 * m - 1)) & 1
-                            i += m
-                            continue
-                        }
-                    }
+                    let m = Prose.wordsInRun(b, at: i, words: &n, counted: &counted)
+                    if m > 0 { i += m; continue }
                     let c = b[i]
                     if c >= 0x80 { return nil }
                     let k = table[Int(c)]
-                    let alnum = Int(k >> 4) & 1, space = Int(k >> 3) & 1
-                    n += alnum & (counted ^ 1)
-                    counted = (counted | alnum) & (space ^ 1)
+                    Prose.wordStep(k, words: &n, counted: &counted)
                     i += 1
                 }
                 return n
