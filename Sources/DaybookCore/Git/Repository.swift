@@ -156,11 +156,12 @@ public final class Repository {
         var index: OpaquePointer?
         try Repository.check(git_repository_index(&index, handle), "git_repository_index")
         defer { git_index_free(index) }
-        let fm = FileManager.default
         for path in Set(paths).sorted() {
-            var isDir: ObjCBool = false
-            let exists = fm.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDir)
-            if exists && isDir.boolValue {
+            // lstat, as git looks: a symbolic link is staged as a link (one whose target is gone
+            // too; following it read such a link as deleted, so it was never committed).
+            var st = stat()
+            let exists = lstat(root.appendingPathComponent(path).path, &st) == 0
+            if exists && st.st_mode & S_IFMT == S_IFDIR {
                 try withPathspec([path]) { spec in
                     try Repository.check(git_index_add_all(index, spec, UInt32(GIT_INDEX_ADD_DEFAULT.rawValue), nil, nil), "git_index_add_all")
                     try Repository.check(git_index_update_all(index, spec, nil, nil), "git_index_update_all")

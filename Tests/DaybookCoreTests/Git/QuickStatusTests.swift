@@ -47,6 +47,16 @@ final class QuickStatusTests: XCTestCase {
         return (quick, full)
     }
 
+    /// A symbolic link whose target is gone is committed as a link, as git commits it, and is
+    /// then no pending change (it was read as deleted, and stayed "added" for ever).
+    func testADanglingSymbolicLinkIsCommittedAsALink() throws {
+        XCTAssertEqual(symlink("no-such-target", tmp.appendingPathComponent("notes-link").path), 0)
+        XCTAssertEqual(try repo.pendingChanges().map(\.path), ["notes-link"])
+        try repo.commit(paths: ["notes-link"], message: "link")
+        XCTAssertEqual(try repo.pendingChanges().map(\.path), [])
+        XCTAssertEqual(try repo.fullPendingChanges(refreshIndex: false).map(\.path), [])
+    }
+
     func testACleanTreeIsAnsweredQuicklyAndEmpty() throws {
         XCTAssertEqual(try repo.quickPendingChanges(), [])
     }
