@@ -73,9 +73,6 @@ public struct Prose: Sendable {
         return prose
     }
 
-    /// Whether each of eight bytes is an ASCII letter, digit or space: then 0x80 in the place of
-    /// each letter and digit, else nil. The bytes are tested side by side in one word: adding
-    /// 0x80 - n to a byte below 0x80 sets its top bit exactly when it is n or more.
     /// Counts the words that start in the run of letters, digits and spaces at byte `i` (up to
     /// eight bytes, before the first other byte) and returns how many bytes it took: 0 when byte
     /// `i` is another byte or fewer than eight are left. A word counts at its first letter or
@@ -98,6 +95,8 @@ public struct Prose: Sendable {
         counted = (counted | alnum) & (space ^ 1)
     }
 
+    /// Whether each of eight bytes is an ASCII letter, digit or space: then 0x80 in the place of
+    /// each letter and digit, else nil (`leadingLettersDigitsAndSpaces` of all eight).
     static func lettersDigitsAndSpaces(_ x: UInt64) -> UInt64? {
         let (n, alnum) = leadingLettersDigitsAndSpaces(x)
         return n == 8 ? alnum : nil
