@@ -243,7 +243,9 @@ extension Diary {
         // chunk is taken in here (its records encoded for the cache), the next one is parsed on
         // the other threads, so no core waits for this one.
         let report = misses.count >= 1000 ? progress : nil
-        let chunk = 512
+        // 2,048 files a chunk: with 512 the parsing threads waited at each chunk's end for this
+        // one to hand out the next (1.7 s against 1.9 s cold at 100,000 entries, the same peak memory).
+        let chunk = 2048
         let missing = misses
         // A read buffer and an open month folder per thread, handed on from chunk to chunk.
         let readers = ReusePool<FileBytes> { FileBytes() }
