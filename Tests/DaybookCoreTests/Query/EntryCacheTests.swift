@@ -56,6 +56,37 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertEqual(withBodies.first?.body, "Some words and #inline words.\n")
     }
 
+    /// Parsed a few files a chunk (many chunks, with cached, broken and fresh files between
+    /// them), a diary reads as parsed in one chunk: the same entries, order and problems.
+    func testSmallChunksReadAsOneChunk() throws {
+        for k in 0..<90 {
+            let day = String(format: "%02d", 1 + k % 28), minute = String(format: "%02d", k % 60)
+            let text = k % 17 == 5 ? "---\ndate: nope\n---\nx\n"
+                : "---\ndate: 2026-11-\(day)T09:\(minute):00+01:00\ntags: [t\(k % 5)]\n---\nWords #w\(k % 3) here \(k).\n"
+            try write(String(format: "2026-11-%02d-%04d-e.md", 1 + k % 28, k), text)
+        }
+        func scan() -> String {
+            let s = diary.scanEntries()
+            return (0..<s.count).map { String(describing: s.entry($0, parts: .all)) }.joined(separator: "\n")
+                + "\n" + s.diagnostics.map { "\($0.location?.path ?? ""):\($0.location?.line ?? 0) \($0.message)" }.sorted().joined(separator: "\n")
+        }
+        defer { Diary.parseChunk = 2048 }
+        Diary.parseChunk = 1_000_000
+        let whole = scan()
+        for chunk in [1, 7, 64] {
+            // Cold, then with every third file touched since (so cached and parsed files alternate).
+            try FileManager.default.removeItem(at: diary.stateFolder.appendingPathComponent("cache"))
+            Diary.parseChunk = chunk
+            XCTAssertEqual(scan(), whole, "chunk \(chunk), cold")
+            for k in stride(from: chunk % 3, to: 90, by: 3) {
+                setMtime(String(format: "2026-11-%02d-%04d-e.md", 1 + k % 28, k), seconds: 1_700_000_000 + chunk * 100 + k)
+            }
+            XCTAssertEqual(scan(), whole, "chunk \(chunk), a third touched")
+        }
+        XCTAssertTrue(whole.contains("w2"))
+        XCTAssertTrue(whole.contains("date"), "the broken files' problems are there")
+    }
+
     /// The cold parse reads files into a reused buffer from the month folder's descriptor: it must
     /// parse and digest the same as reading the file on its own, or racy records never confirm.
     func testTheBufferedReadParsesAndDigestsAsTheFileRead() throws {
