@@ -95,13 +95,6 @@ public struct Prose: Sendable {
         counted = (counted | alnum) & (space ^ 1)
     }
 
-    /// Whether each of eight bytes is an ASCII letter, digit or space: then 0x80 in the place of
-    /// each letter and digit, else nil (`leadingLettersDigitsAndSpaces` of all eight).
-    static func lettersDigitsAndSpaces(_ x: UInt64) -> UInt64? {
-        let (n, alnum) = leadingLettersDigitsAndSpaces(x)
-        return n == 8 ? alnum : nil
-    }
-
     /// How many of eight bytes, from the first, are ASCII letters, digits or spaces (0 to 8), and
     /// 0x80 in the place of each letter and digit among those. The bytes are tested side by side:
     /// adding 0x80 - n to a byte below 0x80 sets its top bit exactly when it is n or more, and

@@ -123,14 +123,20 @@ public enum YAML {
     /// lower case, one of its six words (asked before Yams resolves the node's tag, which is slow).
     /// Text beyond ASCII is left to Yams (lower-casing can change it).
     static func mayBeBool(_ text: String) -> Bool {
-        let u = text.utf8
-        guard u.count >= 2, u.count <= 5 else { return u.contains { $0 >= 0x80 } }
-        if u.contains(where: { $0 >= 0x80 }) { return true }
-        switch String(decoding: u.map { $0 | 0x20 }, as: UTF8.self) {
-        case "true", "yes", "on", "false", "no", "off": return true
-        default: return false
+        // The bytes, lower-cased, packed into one number and compared with the six words packed
+        // alike (no String made per tag).
+        var packed: UInt64 = 0, count = 0
+        for b in text.utf8 {
+            if b >= 0x80 { return true }
+            count += 1
+            packed = packed << 8 | UInt64(b | 0x20)
         }
+        return count >= 2 && count <= 5 && YAML.boolWords.contains(packed)
     }
+
+    private static let boolWords: Set<UInt64> = Set(["true", "yes", "on", "false", "no", "off"].map { word in
+        word.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    })
 
     static func scalarValue(_ s: Node.Scalar) -> JSONValue {
         let quoted = s.style == .singleQuoted || s.style == .doubleQuoted || s.style == .literal || s.style == .folded
