@@ -361,28 +361,40 @@ public final class Diary {
     }
 
     /// Reads one entry file and, when asked, the digest of the bytes parsed (`EntryCache.digest`).
-    /// `ink` false says a walk just found no stroke file beside it, so none is opened: the walk's
-    /// stamps are what the cache records, so a stroke file that comes after it is seen next time.
-    /// With `reader`, the file is read into its buffer from its folder's descriptor (`size`: the
-    /// size the walk saw), as the cold parse reads thousands.
-    func readEntry(_ rel: String, digest: Bool, ink: Bool = true, reader: FileBytes? = nil, size: Int? = nil)
-        -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
-        let shown = displayPath(rel)
-        let unreadable = (EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: shown))]), nil as [UInt8]?)
-        func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
-            let inkRel = StrokeFile.path(ofEntry: rel)
-            let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
-            var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: shown, hasInk: inkBytes != nil)
-            addInk(inkBytes, to: &outcome, inkPath: inkRel)
-            return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
-        }
-        if let reader {
-            guard reader.read(rel, in: rootPrefix, size: size) else { return unreadable }
-            return parse(reader.bytes)
-        }
-        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else { return unreadable }
+    func readEntry(_ rel: String, digest: Bool) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else { return (unreadable(rel), nil) }
         // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
-        return bytes.withUnsafeBufferPointer { parse(UnsafeBufferPointer(rebasing: $0.dropLast())) }
+        return bytes.withUnsafeBufferPointer { parseEntry(rel, UnsafeBufferPointer(rebasing: $0.dropLast()), digest: digest, ink: true) }
+    }
+
+    /// Reads one entry file into `reader`'s buffer from its folder's descriptor, as the cold parse
+    /// reads thousands. `stamp` is the stamp the walk took (its size saves a read), or
+    /// `FileStamp.unknown` when the walk took none: the reader then takes it from the opened file.
+    /// `digest` says of the stamp whether the bytes parsed are digested (`EntryCache.digest`).
+    /// `ink` false says the walk found no stroke file beside it, so none is opened: the walk's
+    /// stamps are what the cache records, so a stroke file that comes after it is seen next time.
+    /// The stamp comes back, unknown when the file could not be read.
+    func readEntry(_ rel: String, stamp: FileStamp, digest: (FileStamp) -> Bool, ink: Bool, reader: FileBytes)
+        -> (outcome: EntryParser.Outcome, digest: [UInt8]?, stamp: FileStamp) {
+        let taken = stamp == .unknown
+        guard reader.read(rel, in: rootPrefix, size: taken ? nil : stamp.size, stamping: taken) else { return (unreadable(rel), nil, stamp) }
+        let stamp = reader.stamp ?? stamp
+        let (outcome, digested) = parseEntry(rel, reader.bytes, digest: digest(stamp), ink: ink)
+        return (outcome, digested, stamp)
+    }
+
+    private func unreadable(_ rel: String) -> EntryParser.Outcome {
+        EntryParser.Outcome(entry: nil, problems: [.io("cannot read the file", at: SourceLocation(path: displayPath(rel)))])
+    }
+
+    /// The entry of these bytes of file `rel`, with its stroke file's codings (`ink`: look for one).
+    private func parseEntry(_ rel: String, _ bytes: UnsafeBufferPointer<UInt8>, digest: Bool, ink: Bool)
+        -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
+        let inkRel = ink ? StrokeFile.path(ofEntry: rel) : ""
+        let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
+        var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        addInk(inkBytes, to: &outcome, inkPath: inkRel)
+        return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
     }
 
     /// The body of an entry file, split off without parsing the front matter; throws what keeps

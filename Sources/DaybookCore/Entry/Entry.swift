@@ -212,6 +212,7 @@ public struct EntryParser {
                 case .scalar: if value.value != .null { items = [value] }
                 default: problem(value, "`tags` must be a list of tags"); continue
                 }
+                frontTags.reserveCapacity(frontTags.count + items.count)
                 for item in items {
                     // `tags: true` is YAML's true, not a tag someone meant to write.
                     guard let raw = item.form.text, !item.isBool else {
@@ -230,6 +231,7 @@ public struct EntryParser {
             case "codes":
                 codings = parseCodings(value, problem: problem)
             default:
+                if fields.isEmpty { fields.reserveCapacity(mapping.count) }
                 fields.append((key, value.value))
             }
         }
@@ -262,6 +264,7 @@ public struct EntryParser {
             return []
         }
         var out: [Coding] = []
+        out.reserveCapacity(seq.count)
         for item in seq {
             switch item.form {
             case let .scalar(s):

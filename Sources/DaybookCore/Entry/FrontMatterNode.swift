@@ -54,7 +54,7 @@ extension Node: FrontMatterNode {
 /// A node the plain front-matter reader (`PlainFrontMatter`) made: text as written (plain or
 /// double-quoted), lists and mappings. A plain text's value is resolved as Yams resolves it, by
 /// the same functions, only when it is asked for.
-indirect enum PlainNode: FrontMatterNode {
+enum PlainNode: FrontMatterNode {
     case text(String, quoted: Bool)
     case list([PlainNode])
     case map([(PlainNode, PlainNode)])

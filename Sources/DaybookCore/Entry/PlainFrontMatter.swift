@@ -44,10 +44,14 @@ enum PlainFrontMatter {
     private struct Head {
         let bytes: UnsafeBufferPointer<UInt8>
         /// Where each line starts, and the end.
-        var starts: [Int] = [0]
+        var starts: [Int] = []
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
+            var lines = 2 // the first start and the end
+            for c in bytes where c == UInt8(ascii: "\n") { lines += 1 }
+            starts.reserveCapacity(lines)
+            starts.append(0)
             for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
             if starts.last != bytes.count { starts.append(bytes.count) }
         }
@@ -98,7 +102,7 @@ enum PlainFrontMatter {
     private static func blockList(_ doc: Head, from first: Int) -> (PlainNode, Int)? {
         var items: [PlainNode] = []
         var open: [(PlainNode, PlainNode)]?
-        var keys = Set<String>()
+        var keys = SmallSet()
         func close() {
             if let open { items.append(.map(open)) }
             open = nil
@@ -111,7 +115,8 @@ enum PlainFrontMatter {
                 close()
                 if let key {
                     open = [(key, value)]
-                    keys = [key.keyText!]
+                    keys = SmallSet()
+                    _ = keys.insert(key.keyText!)
                 } else {
                     items.append(value)
                 }
@@ -120,7 +125,7 @@ enum PlainFrontMatter {
             }
             // Not an item: a further pair of the open mapping item, four spaces in.
             guard open != nil, case let .pair(key, value)? = Line(doc[i], indent: 4),
-                  keys.insert(key.keyText!).inserted else { return nil }
+                  keys.insert(key.keyText!) else { return nil }
             open!.append((key, value))
             i += 1
         }
@@ -185,6 +190,9 @@ enum PlainFrontMatter {
         var items: [PlainNode] = []
         var i = r.lowerBound + 1
         let end = r.upperBound - 1
+        var commas = 0
+        for k in i..<max(i, end) where b[k] == UInt8(ascii: ",") { commas += 1 }
+        items.reserveCapacity(commas + 1)
         while i < end {
             let start = i
             guard isLetter(b[i]) || isDigit(b[i]) || b[i] >= 0x80 else { return nil }

@@ -25,26 +25,33 @@ public struct Prose: Sendable {
     /// words, it has no heading, and its inline tags are those `scanTags` finds in the text (a `#`
     /// elsewhere is text to Markdown; the text's line breaks and blank lines part tags as the
     /// tree's soft breaks and paragraphs do). Nil for anything else.
-    static func plain(_ text: String) -> Prose? {
+    static func plain(_ text: String) -> Prose? { plain(text, lanes: true) }
+
+    /// `plain`, with or without `ordinaryRun` (a test compares the two).
+    static func plain(_ text: String, lanes: Bool) -> Prose? {
         var text = text
-        var words = 0, ascii = true, hashes = false
+        var state = PlainState()
         let isPlain = text.withUTF8 { b in
             Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
-                // Without a branch per byte: `seen` gathers every class met, `counted` says the
-                // current word (a run of non-space) has had its letter or digit, so a word is
+                // Without a branch per byte: `seen` gathers every class met, `state.counted` says
+                // the current word (a run of non-space) has had its letter or digit, so a word is
                 // counted at its first one, as `countWords` counts it.
                 var seen: UInt8 = 0
-                var afterNewline: UInt8 = 0xFF, counted: Int = 0 // all ones at a line's start
                 var i = 0
                 while i < b.count {
+                    // Up to 64 bytes of ordinary prose at once, where the processor can.
+                    if lanes {
+                        guard let taken = Prose.ordinaryRun(b, at: i, table: table, state: &state) else { return false }
+                        if taken > 0 { i += taken; continue }
+                    }
                     // Eight bytes of letters, digits and spaces inside a line at once (most of prose).
                     // (Those of the eight before the first other byte, so a `.` costs one byte's test.)
-                    if afterNewline == 0 {
-                        let n = Prose.wordsInRun(b, at: i, words: &words, counted: &counted)
+                    if state.afterNewline == 0 {
+                        let n = Prose.wordsInRun(b, at: i, words: &state.words, counted: &state.counted)
                         if n > 0 { i += n; continue }
                     }
                     let c = b[i], k = table[Int(c)]
-                    seen |= k | (afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
+                    seen |= k | (state.afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
                     // `#` is text unless it could open a heading: then the tree decides.
                     if k & Prose.hash != 0, i + 1 == b.count || table[Int(b[i + 1])] & (Prose.space | Prose.hash) != 0 {
                         return false
@@ -54,19 +61,19 @@ public struct Prose: Sendable {
                        (b[i - 3] | 0x20) == UInt8(ascii: "w") {
                         return false
                     }
-                    Prose.wordStep(k, words: &words, counted: &counted)
+                    Prose.wordStep(k, words: &state.words, counted: &state.counted)
                     // A lone `\r` ends a line too (to Markdown, `\n\r` holds a blank line).
-                    afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
+                    state.afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
                     i += 1
                 }
-                ascii = seen & Prose.high == 0
-                hashes = seen & Prose.hash != 0
+                if seen & Prose.high != 0 { state.high = true }
+                if seen & Prose.hash != 0 { state.hashes = true }
                 return seen & (Prose.markup | Prose.blockStart) == 0
             }
         }
         guard isPlain else { return nil }
-        var prose = Prose(words: ascii ? words : Prose.countWords(text))
-        if hashes {
+        var prose = Prose(words: state.high ? Prose.countWords(text) : state.words)
+        if state.hashes {
             var seen = Set<String>()
             Prose.scanTags(text, into: &prose.inlineTags, seen: &seen)
         }
@@ -117,10 +124,10 @@ public struct Prose: Sendable {
     }
 
     // What each byte is to `plain` and `countWords`, one table look-up instead of a chain of tests.
-    private static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16, hash: UInt8 = 32
+    static let markup: UInt8 = 1, startsBlock: UInt8 = 2, dot: UInt8 = 4, space: UInt8 = 8, alnum: UInt8 = 16, hash: UInt8 = 32
     /// Not in the table: `plain` marks a line that starts with `startsBlock` (2 << 5), and bytes beyond ASCII.
-    private static let blockStart: UInt8 = 64, high: UInt8 = 128
-    private static let byteClasses: [UInt8] = {
+    static let blockStart: UInt8 = 64, high: UInt8 = 128
+    static let byteClasses: [UInt8] = {
         var t = [UInt8](repeating: 0, count: 256)
         // Characters that start markup (emphasis, code, links, HTML, entities, escapes, tables,
         // autolinks), and control characters; `#` (a tag, or a heading) is told apart by `plain`.

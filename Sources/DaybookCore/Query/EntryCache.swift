@@ -14,6 +14,9 @@ public struct FileStamp: Equatable, Sendable {
     var ctime: Int
     var inode: UInt64
 
+    /// The stamp of a file not stamped yet, or that could not be read: equal to no file's stamp.
+    static let unknown = FileStamp(size: -1, mtime: 0, ctime: 0, inode: 0)
+
     static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
@@ -302,9 +305,11 @@ final class EntryCache: @unchecked Sendable {
         let now: Int
     }
 
-    func writer() -> Writer {
+    /// `fresh`: about how many records will be parsed afresh (room is made for them at once, not
+    /// by doubling and copying as they come).
+    func writer(fresh: Int = 0) -> Writer {
         var out = Writer(now: now)
-        out.w.bytes.reserveCapacity(bytes.count + 4096)
+        out.w.bytes.reserveCapacity(bytes.count + 4096 + fresh * 256)
         out.w.string(EntryCache.magic)
         out.w.string(fingerprint)
         out.countAt = out.w.bytes.count
@@ -403,10 +408,9 @@ final class EntryCache: @unchecked Sendable {
         w.optional(f.ink) { $1.write(&$0) }
         w.optional(f.digest) { w, d in w.bytes.append(contentsOf: d) }
         w.optional(f.entry?.date) { w, d in w.int(d.wallSeconds); w.int(d.offset) }
-        var payload = BinaryWriter()
-        if let e = f.entry { writeEntry(&payload, e) } else { payload.array(f.problems) { writeProblem(&$0, $1) } }
-        w.uint(UInt64(payload.bytes.count))
-        w.bytes.append(contentsOf: payload.bytes)
+        w.lengthPrefixed { w in
+            if let e = f.entry { writeEntry(&w, e) } else { w.array(f.problems) { writeProblem(&$0, $1) } }
+        }
     }
 
     /// The payload of an entry: the numbers first, then each part length-prefixed, so a part not
@@ -416,12 +420,7 @@ final class EntryCache: @unchecked Sendable {
         w.int(e.words)
         w.int(e.bodyStartLine)
         w.bool(e.hasInk)
-        func part(_ fill: (inout BinaryWriter) -> Void) {
-            var p = BinaryWriter()
-            fill(&p)
-            w.uint(UInt64(p.bytes.count))
-            w.bytes.append(contentsOf: p.bytes)
-        }
+        func part(_ fill: (inout BinaryWriter) -> Void) { w.lengthPrefixed(fill) }
         part { $0.string(e.title) }
         part { w in w.array(e.frontTags) { $0.string($1) }; w.array(e.inlineTags) { $0.string($1) } }
         part { w in w.optional(e.template) { $0.string($1) } }

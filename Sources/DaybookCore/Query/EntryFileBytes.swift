@@ -52,13 +52,20 @@ final class FileBytes {
         if folderFD >= 0 { close(folderFD) }
     }
 
+    /// The stamp of the file read last, taken from the opened file when `read` was asked to.
+    private(set) var stamp: FileStamp?
+
     /// Reads the whole file `rel` of the folder `root`; false when it cannot be read. `size` is
     /// the size the walk saw: a read that stops short of the space asked for, with exactly that
     /// many bytes in, is taken for the end of the file (a regular file's read returns all it has),
     /// which saves the read that returns 0. A file of another size is read until a read returns 0.
-    func read(_ rel: String, in root: String, size: Int? = nil) -> Bool {
+    /// With `stamping` (for a walk that took no stamps), the stamp and size are taken from the
+    /// opened file before its bytes are read (`stamp`), and only a regular file is read: a
+    /// symbolic link is not followed, nor a pipe waited on.
+    func read(_ rel: String, in root: String, size: Int? = nil, stamping: Bool = false) -> Bool {
         count = 0
         linesFound = false
+        stamp = nil
         var rel = rel
         // The folder part, up to the last `/`, is opened once for all the files in it.
         let slash = rel.withUTF8 { path -> Int in
@@ -72,9 +79,16 @@ final class FileBytes {
             }
             return slash
         }
-        let fd = rel.withCString { openat(folderFD, $0 + slash, O_RDONLY | O_CLOEXEC) }
+        let fd = rel.withCString { openat(folderFD, $0 + slash, O_RDONLY | O_CLOEXEC | (stamping ? O_NOFOLLOW | O_NONBLOCK : 0)) }
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        var size = size
+        if stamping {
+            var st = stat()
+            guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+            stamp = FileStamp(st)
+            size = Int(st.st_size)
+        }
         if let size, size >= capacity { grow(to: size + 1) }
         while true {
             if count == capacity { grow(to: capacity * 2) }

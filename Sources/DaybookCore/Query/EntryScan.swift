@@ -4,7 +4,7 @@ import Foundation
 
 /// A chunk of parses made on other threads, handed over when their group is waited for.
 private final class ParsedChunk: @unchecked Sendable {
-    var value: [(outcome: EntryParser.Outcome, digest: [UInt8]?)?] = []
+    var value: [Diary.Parsed?] = []
 }
 
 /// The entry files of a diary from one walk of `entries/`, sorted by path (folders in order,
@@ -79,9 +79,13 @@ struct EntryWalk {
         return left.lexicographicallyPrecedes(right) ? -1 : left == right ? 0 : 1
     }
 
-    /// One month folder's entry files, sorted by name, with their stamps.
-    static func folder(_ folder: Directory) -> (names: [UInt8], files: [File]) {
-        self.folder({ body in folder.forEachName { body($0, nil) } }, stamp: { folder.stamp($0) })
+    /// One month folder's entry files, sorted by name, with their stamps. Without `stamps` (the
+    /// cold parse, which opens every entry file anyway), an entry file's stamp is left `unknown`
+    /// for the reader to take from the file it opens (`FileBytes`) instead of a stat by name here,
+    /// and readdir's d_type tells which names are regular files; stroke files are stamped still.
+    static func folder(_ folder: Directory, stamps: Bool = true) -> (names: [UInt8], files: [File]) {
+        guard !stamps else { return self.folder({ body in folder.forEachName { body($0, nil) } }, stamp: { folder.stamp($0) }) }
+        return self.folder({ body in folder.forEachFileName { body($0, nil) } }, stamp: { folder.stamp($0) }, stampEntries: false)
     }
 
     /// One month folder's entry files as a walk of the working folder saw them (`WorkTree`):
@@ -95,7 +99,7 @@ struct EntryWalk {
     /// One month folder's entry files from its names: `forEachName` gives each name with its
     /// lstat when it has one already; `stamp` stamps a name it gave without.
     private static func folder(_ forEachName: ((UnsafeBufferPointer<UInt8>, LStat?) -> Void) -> Void,
-                               stamp stampOf: (UnsafePointer<CChar>) -> FileStamp?) -> (names: [UInt8], files: [File]) {
+                               stamp stampOf: (UnsafePointer<CChar>) -> FileStamp?, stampEntries: Bool = true) -> (names: [UInt8], files: [File]) {
         var names: [UInt8] = [] // every entry name, NUL-terminated, one after the other
         var starts: [(start: Int, count: Int, stat: Int32)] = [] // stat: its place in `stats`, or -1
         var stats: [LStat] = []
@@ -125,7 +129,8 @@ struct EntryWalk {
                 return c != 0 ? c < 0 : a.count < b.count
             }
             for (s, count, st) in starts {
-                guard let entryStamp = stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self), st < 0 ? nil : stats[Int(st)]) else { continue }
+                guard let entryStamp = stampEntries ? stamp(UnsafeRawPointer(base + s).assumingMemoryBound(to: CChar.self), st < 0 ? nil : stats[Int(st)])
+                    : FileStamp.unknown else { continue }
                 let n = UnsafeBufferPointer(start: base + s, count: count)
                 var ink: FileStamp?
                 if !strokes.isEmpty, let stroke = strokes.first(where: { $0.name.elementsEqual(n.prefix(n.count - 3)) }) {
@@ -142,7 +147,8 @@ extension Diary {
     /// Every entry file with its stamps, from one walk; month folders are read on every core.
     /// A month folder that `seen` (a walk of the working folder made in this process) read is
     /// taken from it, with the stamps it took, instead of being read and stat-ed again.
-    func walk(seen: WorkTree? = nil) -> EntryWalk {
+    /// Without `stamps`, entry files get no stamp (`EntryWalk.folder(_:stamps:)`).
+    func walk(seen: WorkTree? = nil, stamps: Bool = true) -> EntryWalk {
         let dirs = monthFolders()
         var parts = [(names: [UInt8], files: [EntryWalk.File])](repeating: ([], []), count: dirs.count)
         let root = self.root.path + "/"
@@ -154,7 +160,7 @@ extension Diary {
                     if let seen, let part = EntryWalk.folder(dirs[k], in: seen) {
                         slots[k] = part
                     } else if let folder = Directory(root + dirs[k]) {
-                        slots[k] = EntryWalk.folder(folder)
+                        slots[k] = EntryWalk.folder(folder, stamps: stamps)
                     }
                 }
             }
@@ -175,6 +181,10 @@ extension Diary {
         return walk
     }
 
+    /// A file parsed by `scanEntries`: its entry or problems, the digest of its bytes when asked
+    /// for, and its stamp.
+    typealias Parsed = (outcome: EntryParser.Outcome, digest: [UInt8]?, stamp: FileStamp)
+
     /// Files parsed a chunk at a time by `scanEntries`: 2,048, since with 512 the parsing threads
     /// waited at each chunk's end for the next to be handed out (cold 1.7 s against 1.9 s at
     /// 100,000 entries, the same peak memory). Tests make it small to cross many chunks.
@@ -192,7 +202,10 @@ extension Diary {
         // the file's digest (EntryCache).
         let walkedAt = seen.map { min($0.startedAt, FileStamp.now) } ?? FileStamp.now
         let cache = EntryCache(diary: self, now: walkedAt)
-        let files = walk(seen: seen)
+        // On a cold cache (the first command after a clone) every entry file is opened anyway:
+        // its stamp is taken from the opened file, not by a stat of its name in the walk.
+        let files = walk(seen: seen, stamps: seen != nil || cache.count > 0)
+        var stampsTaken: [(file: Int, stamp: FileStamp)] = []
         var slotOf = [Int32](repeating: -1, count: files.count)
         var misses: [Int] = []
         for i in 0..<files.count {
@@ -201,14 +214,14 @@ extension Diary {
         // The next cache is written as the files are gone through, so fresh parses (every entry,
         // on a cold cache) are encoded and dropped rather than all held in memory.
         // Records confirmed by their digest are written again without it once there are many.
-        var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit ? cache.writer() : nil
+        var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit ? cache.writer(fresh: misses.count) : nil
         var diagnostics: [Diagnostic] = []
         var parsedEntries: [Int: Entry] = [:]
         var failures: [Int32: [DaybookError]] = [:]
         var items: [EntrySnapshot.Item] = []
         items.reserveCapacity(files.count)
         var next = 0
-        func consume(upTo end: Int, parsed: (Int) -> (outcome: EntryParser.Outcome, digest: [UInt8]?)?) {
+        func consume(upTo end: Int, parsed: (Int) -> Parsed?) {
             while next < end {
                 let i = next
                 next += 1
@@ -229,12 +242,18 @@ extension Diary {
                     }
                     continue
                 }
-                guard let (outcome, digest) = parsed(i) else { continue }
+                guard let (outcome, digest, stamp) = parsed(i) else { continue }
                 let f = files.files[i]
-                let shown = displayPath(files.rel(i))
-                // A problem of another file (a broken stroke file) is not cached: it is told again.
-                let fresh = EntryCache.Fresh(rel: files.rel(i), stamp: f.stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
-                                             digest: digest, cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
+                if stamp != f.stamp { stampsTaken.append((i, stamp)) }
+                let rel = outcome.entry?.path ?? files.rel(i)
+                // A problem of another file (a broken stroke file) is not cached: it is told again;
+                // nor is a file whose stamp could not be taken.
+                let cacheable = stamp != .unknown && (outcome.problems.isEmpty || {
+                    let shown = displayPath(rel)
+                    return outcome.problems.allSatisfy { $0.location?.path == shown }
+                }())
+                let fresh = EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
+                                             digest: digest, cacheable: cacheable)
                 diagnostics += outcome.problems.map { Diagnostic($0) }
                 if outcome.entry == nil { failures[Int32(i)] = outcome.problems }
                 let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
@@ -252,17 +271,17 @@ extension Diary {
         let missing = misses
         // A read buffer and an open month folder per thread, handed on from chunk to chunk.
         let readers = ReusePool<FileBytes> { FileBytes() }
-        @Sendable func parse(_ first: Int) -> [(outcome: EntryParser.Outcome, digest: [UInt8]?)?] {
+        @Sendable func parse(_ first: Int) -> [Parsed?] {
             let count = min(chunk, missing.count - first)
-            var parsed = [(outcome: EntryParser.Outcome, digest: [UInt8]?)?](repeating: nil, count: count)
+            var parsed = [Parsed?](repeating: nil, count: count)
             parsed.withUnsafeMutableBufferPointer { slots in
                 nonisolated(unsafe) let slots = slots // each iteration writes its own slot
                 DispatchQueue.concurrentPerform(iterations: count) { j in
                     let f = files.files[missing[first + j]]
                     // A racy file is cached with the digest of the bytes parsed, or not at all.
                     var read = readers.with { reader in
-                        readEntry(files.rel(missing[first + j]), digest: f.stamp.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false),
-                                  ink: f.ink != nil, reader: reader, size: f.stamp.size)
+                        readEntry(files.rel(missing[first + j]), stamp: f.stamp, digest: { $0.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false) },
+                                  ink: f.ink != nil, reader: reader)
                     }
                     read.outcome.entry?.body = ""
                     slots[j] = read
@@ -300,7 +319,9 @@ extension Diary {
             if a.date != b.date { return a.date < b.date }
             return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
         }
-        return EntrySnapshot(diary: self, cache: cache, files: files, walkedAt: walkedAt, items: items, parsed: parsedEntries,
+        var stamped = files
+        for (i, stamp) in stampsTaken { stamped.files[i].stamp = stamp }
+        return EntrySnapshot(diary: self, cache: cache, files: stamped, walkedAt: walkedAt, items: items, parsed: parsedEntries,
                              diagnostics: diagnostics, failures: failures)
     }
 

@@ -150,7 +150,7 @@ extension WordIndex {
         var paths: [UInt8] = []
         for (doc, file) in files.enumerated() {
             // A file that could not be read is never taken as indexed: its stamp matches no file.
-            let stamp = unreadable.contains(doc) ? FileStamp(size: -1, mtime: 0, ctime: 0, inode: 0) : file.stamp
+            let stamp = unreadable.contains(doc) ? FileStamp.unknown : file.stamp
             docs.u32(UInt32(paths.count)); docs.u32(UInt32(file.rel.utf8.count))
             docs.u64(UInt64(bitPattern: Int64(stamp.size))); docs.u64(UInt64(bitPattern: Int64(stamp.mtime)))
             docs.u64(UInt64(bitPattern: Int64(stamp.ctime))); docs.u64(stamp.inode)

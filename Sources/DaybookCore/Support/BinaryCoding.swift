@@ -21,6 +21,22 @@ struct BinaryWriter {
         }
     }
 
+    /// What `fill` writes, preceded by its length as `uint` writes it: written in place and the
+    /// length put in front afterwards, so no buffer is made for it (a cache record has six).
+    mutating func lengthPrefixed(_ fill: (inout BinaryWriter) -> Void) {
+        let start = bytes.count
+        fill(&self)
+        var n = UInt64(bytes.count - start)
+        var prefix: (UInt64, UInt64) = (0, 0) // room for the ten bytes a length can take
+        let count = withUnsafeMutableBytes(of: &prefix) { raw -> Int in
+            var k = 0
+            while n >= 0x80 { raw[k] = UInt8(n & 0x7F) | 0x80; n >>= 7; k += 1 }
+            raw[k] = UInt8(n)
+            return k + 1
+        }
+        withUnsafeBytes(of: &prefix) { raw in bytes.insert(contentsOf: raw.prefix(count), at: start) }
+    }
+
     mutating func optional<T>(_ v: T?, _ write: (inout BinaryWriter, T) -> Void) {
         if let v { bytes.append(1); write(&self, v) } else { bytes.append(0) }
     }

@@ -65,6 +65,19 @@ final class Directory {
     /// it is a folder itself and whether it is a symbolic link, from readdir's d_type (lstat only
     /// where the file system does not say).
     func forEachNameAndKind(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ isFolder: Bool, _ isLink: Bool) -> Void) {
+        forEachNameAndType { name, type in body(name, type == UInt8(DT_DIR), type == UInt8(DT_LNK)) }
+    }
+
+    /// Calls `body` with the bytes of every regular file's name (as `forEachName`): not a folder,
+    /// a symbolic link, a pipe or a device, from readdir's d_type (lstat only where the file system
+    /// does not say).
+    func forEachFileName(_ body: (_ name: UnsafeBufferPointer<UInt8>) -> Void) {
+        forEachNameAndType { name, type in if type == UInt8(DT_REG) { body(name) } }
+    }
+
+    /// Every name except `.` and `..` with its d_type, from lstat where readdir gives DT_UNKNOWN
+    /// (DT_UNKNOWN still when lstat fails).
+    private func forEachNameAndType(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ type: UInt8) -> Void) {
         rewinddir(dir)
         while let ent = readdir(dir) {
             var type = ent.pointee.d_type
@@ -75,10 +88,15 @@ final class Directory {
                 if type == UInt8(DT_UNKNOWN) {
                     var st = stat()
                     if fstatat(dirfd(dir), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &st, AT_SYMLINK_NOFOLLOW) == 0 {
-                        type = st.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : st.st_mode & S_IFMT == S_IFLNK ? UInt8(DT_LNK) : UInt8(DT_REG)
+                        switch st.st_mode & S_IFMT {
+                        case S_IFDIR: type = UInt8(DT_DIR)
+                        case S_IFLNK: type = UInt8(DT_LNK)
+                        case S_IFREG: type = UInt8(DT_REG)
+                        default: type = UInt8(DT_FIFO) // anything else: no file to read
+                        }
                     }
                 }
-                body(UnsafeBufferPointer(start: p, count: n), type == UInt8(DT_DIR), type == UInt8(DT_LNK))
+                body(UnsafeBufferPointer(start: p, count: n), type)
             }
         }
     }

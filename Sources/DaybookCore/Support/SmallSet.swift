@@ -12,6 +12,7 @@ struct SmallSet {
     mutating func insert(_ s: String) -> Bool {
         if many != nil { return many!.insert(s).inserted }
         if few.contains(s) { return false }
+        if few.capacity == 0 { few.reserveCapacity(SmallSet.listLimit / 2) } // one allocation for most
         few.append(s)
         if few.count > SmallSet.listLimit { many = Set(few); few = [] }
         return true

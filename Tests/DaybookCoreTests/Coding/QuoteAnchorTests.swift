@@ -106,4 +106,23 @@ final class QuoteAnchorTests: XCTestCase {
         XCTAssertEqual(CodeApplication.short(long), String(repeating: "é", count: 57) + "…")
         XCTAssertEqual(CodeApplication.short(String(repeating: "x", count: 60)), String(repeating: "x", count: 60))
     }
+
+    /// The word-at-a-time ASCII test must say what a byte-at-a-time one says: every byte value at
+    /// every place of texts shorter and longer than a word.
+    func testTheASCIITestAgreesWithOneByteAtATime() {
+        var checked = 0
+        for count in [1, 7, 8, 9, 16, 17] {
+            for place in 0..<count {
+                for c in 0...255 {
+                    var bytes = [UInt8](repeating: 0x61, count: count)
+                    bytes[place] = UInt8(c)
+                    let expected = !bytes.contains { $0 >= 0x80 || $0 == 0x0D }
+                    XCTAssertEqual(bytes.withUnsafeBufferPointer(NormalizedText.isASCIIWithoutCR), expected, "\(bytes)")
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertTrue([UInt8]().withUnsafeBufferPointer(NormalizedText.isASCIIWithoutCR))
+        XCTAssertGreaterThan(checked, 10000)
+    }
 }

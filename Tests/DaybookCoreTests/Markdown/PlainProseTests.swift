@@ -116,4 +116,62 @@ final class PlainProseTests: XCTestCase {
             }
         }
     }
+
+    /// SSE2's classes of 64 bytes must be those of each byte: every byte value at every lane.
+    func testLanesAgreeWithOneByteAtATime() throws {
+        try XCTSkipUnless(Prose.hasLanes, "no SSE2 lanes on this processor")
+        func check(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { b in
+                XCTAssertEqual(Prose.lanes(b.baseAddress!), Prose.lanesOneByOne(b.baseAddress!), "\(bytes)")
+            }
+        }
+        for lane in 0..<64 {
+            for c in 0...255 {
+                var bytes = [UInt8](repeating: 0x61, count: 64)
+                bytes[lane] = UInt8(c)
+                check(bytes)
+            }
+        }
+        var rng = SplitMix64(seed: 64)
+        for _ in 0..<2000 { check((0..<64).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+    }
+
+    /// `plain` taking ordinary prose 64 bytes at a time must say what it says a byte (or a run of
+    /// eight) at a time: texts long enough to cross many blocks, with every mark at every place
+    /// of a block (line starts, `#`, `www.`, bytes beyond ASCII, words carried across blocks).
+    func testOrdinaryRunsAgreeWithOneByteAtATime() throws {
+        try XCTSkipUnless(Prose.hasLanes, "no SSE2 lanes on this processor")
+        var rng = SplitMix64(seed: 6464)
+        // Words between separators (a text of only these is mostly plain), and anything anywhere.
+        let words = ["word", "Night", "ward7", "x", "don't", "(aside)", "\"said\"", "ok!", "why?", "a;b", "self-report", "café", "日記",
+                     "#tag", "#Tag/x", "a#b", "wow.", "ww.", "WwW.x", "#", "##", "www."]
+        let separators = [" ", " ", " ", " ", ", ", ". ", "\n", "\n\n", "\r\n", "\r", "  "]
+        let any = ["#\n", "# ", "-", "1", "2024", "=", "+", "\t", "*", ":", "@", "_", "&", "|", "`", "\u{A0}", " "]
+        var plain = 0, notPlain = 0, fullBlocks = 0
+        for _ in 0..<6000 {
+            let rare = rng.next() % 3 == 0 // most texts only of words and separators, some with anything
+            var text = ""
+            let length = Int(rng.next() % 700)
+            while text.utf8.count < length {
+                text += words[Int(rng.next() % UInt64(words.count - (rng.next() % 8 == 0 ? 0 : 6)))]
+                text += separators[Int(rng.next() % UInt64(separators.count))]
+                if rare, rng.next() % 6 == 0 { text += any[Int(rng.next() % UInt64(any.count))] }
+            }
+            let fast = Prose.plain(text, lanes: true), slow = Prose.plain(text, lanes: false)
+            XCTAssertEqual(fast == nil, slow == nil, text.debugDescription)
+            XCTAssertEqual(fast?.words, slow?.words, text.debugDescription)
+            XCTAssertEqual(fast?.inlineTags, slow?.inlineTags, text.debugDescription)
+            if fast == nil { notPlain += 1 } else { plain += 1 }
+            var t = text, state = Prose.PlainState()
+            t.withUTF8 { b in
+                Prose.byteClasses.withUnsafeBufferPointer { table in
+                    if Prose.ordinaryRun(b, at: 0, table: table, state: &state) == 64 { fullBlocks += 1 }
+                }
+            }
+        }
+        // Both answers came often, and whole blocks were taken, or the test shows nothing.
+        XCTAssertGreaterThan(plain, 1000)
+        XCTAssertGreaterThan(notPlain, 1000)
+        XCTAssertGreaterThan(fullBlocks, 1000)
+    }
 }

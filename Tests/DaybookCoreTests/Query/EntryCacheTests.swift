@@ -97,13 +97,46 @@ final class EntryCacheTests: XCTestCase {
         for name in ["2026-11-01-0900-a.md", "2026-11-02-0900-b.md"] {
             let rel = "\(dir)/\(name)"
             let plain = diary.readEntry(rel, digest: true)
-            for size in [nil, 3, FileStamp.of(diary.url(rel).path)?.size] {
-                let buffered = diary.readEntry(rel, digest: true, reader: reader, size: size)
+            let stamp = try XCTUnwrap(FileStamp.of(diary.url(rel).path))
+            // The walk's stamp, a stamp of another size (read to the end), none (taken from the file).
+            for walked in [stamp, FileStamp(size: 3, mtime: stamp.mtime, ctime: stamp.ctime, inode: stamp.inode), .unknown] {
+                var asked: [FileStamp] = []
+                let buffered = diary.readEntry(rel, stamp: walked, digest: { asked.append($0); return true }, ink: true, reader: reader)
                 XCTAssertEqual(buffered.outcome.entry.map { String(describing: $0) }, plain.outcome.entry.map { String(describing: $0) })
                 XCTAssertEqual(buffered.digest, plain.digest)
+                XCTAssertEqual(buffered.stamp, walked == .unknown ? stamp : walked, "the stamp taken from the opened file is the file's")
+                XCTAssertEqual(asked, [buffered.stamp], "the digest is decided on that stamp")
             }
             XCTAssertEqual(plain.digest, EntryCache.digest(ofEntry: diary.url(rel).path))
         }
+    }
+
+    /// On a cold cache the walk stamps no entry file: each is stamped from the file the parse
+    /// opens. The snapshot and the cache it writes must hold the stamps a stat by name gives, the
+    /// same files (no link, pipe or folder named like an entry), and the next read parses nothing.
+    func testAColdScanStampsEachFileFromTheFileItOpens() throws {
+        for k in 0..<40 {
+            try write(String(format: "2026-11-%02d-%04d-e.md", 1 + k % 28, k), "---\ndate: 2026-11-\(String(format: "%02d", 1 + k % 28))T09:00:00+01:00\n---\nWords \(k).\n")
+        }
+        try write("2026-11-01-0000-e.strokes.json", "{\"format\": \"daybook-strokes\", \"version\": 1, \"strokes\": []}\n")
+        try FileManager.default.createSymbolicLink(atPath: diary.url("\(dir)/2026-11-05-0900-link.md").path,
+                                                   withDestinationPath: diary.url("\(dir)/2026-11-01-0000-e.md").path)
+        XCTAssertEqual(mkfifo(diary.url("\(dir)/2026-11-06-0900-pipe.md").path, 0o600), 0)
+        try FileManager.default.createDirectory(at: diary.url("\(dir)/2026-11-07-0900-folder.md"), withIntermediateDirectories: false)
+        setMtime("2026-11-02-0001-e.md", seconds: 1_700_000_000)
+        let stamped = diary.walk()
+        XCTAssertEqual(stamped.count, 40)
+        let cold = diary.scanEntries()
+        XCTAssertEqual(cold.count, 40)
+        XCTAssertEqual((0..<cold.files.count).map { cold.files.rel($0) }, (0..<stamped.count).map { stamped.rel($0) })
+        XCTAssertEqual(cold.files.files.map(\.stamp), stamped.files.map(\.stamp))
+        XCTAssertEqual(cold.files.files.map(\.ink), stamped.files.map(\.ink))
+        XCTAssertFalse(cold.files.files.contains { $0.stamp == .unknown })
+        XCTAssertEqual(cold.diagnostics.map(\.message), [])
+        // The cache written holds those stamps: every file is found in it.
+        let cache = EntryCache(diary: diary, now: FileStamp.now)
+        XCTAssertEqual(cache.count, 40)
+        XCTAssertEqual((0..<stamped.count).filter { cache.slot(stamped, $0) == nil }, [])
     }
 
     /// Settings edited after a diary read them: what that diary parses under the old settings
