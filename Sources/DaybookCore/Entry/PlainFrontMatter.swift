@@ -48,9 +48,7 @@ enum PlainFrontMatter {
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            var lines = 2 // the first start and the end
-            for c in bytes where c == UInt8(ascii: "\n") { lines += 1 }
-            starts.reserveCapacity(lines)
+            starts.reserveCapacity(16) // most front matter: one allocation
             starts.append(0)
             for i in bytes.indices where bytes[i] == UInt8(ascii: "\n") { starts.append(i + 1) }
             if starts.last != bytes.count { starts.append(bytes.count) }

@@ -245,7 +245,9 @@ final class EntryCache: @unchecked Sendable {
 
     /// Reads the record headers of a cache's bytes; any damage leaves the cache empty.
     @discardableResult
-    private func adopt(_ m: CacheBytes) -> Bool {
+    /// Reads the slots of a cache's bytes; `checksum`: the checksum of bytes this run made, known
+    /// already (a file's is worked out).
+    private func adopt(_ m: CacheBytes, checksum known: UInt64? = nil) -> Bool {
         map = m
         slots = []
         inks = []
@@ -253,7 +255,7 @@ final class EntryCache: @unchecked Sendable {
         do {
             guard bytes.count > 8, bytes.count < Int(Int32.max) else { throw BinaryReader.Damaged() }
             let body = bytes.count - 8
-            let sum = EntryCache.checksum(UnsafeBufferPointer(rebasing: bytes[..<body]))
+            let sum = known ?? EntryCache.checksum(UnsafeBufferPointer(rebasing: bytes[..<body]))
             var tail = BinaryReader(bytes, offset: body)
             guard try tail.fixed64() == sum else { throw BinaryReader.Damaged() }
             var r = BinaryReader(UnsafeBufferPointer(rebasing: bytes[..<body]))
@@ -356,16 +358,25 @@ final class EntryCache: @unchecked Sendable {
         for k in 0..<8 { out.w.bytes[out.countAt + k] = UInt8(truncatingIfNeeded: n >> (8 * UInt64(k))) }
         let sum = out.w.bytes.withUnsafeBufferPointer { EntryCache.checksum($0) }
         out.w.fixed64(sum)
-        do {
-            try AtomicFile.makeDirectory(file.deletingLastPathComponent())
-            AtomicFile.removeLeftovers(in: file.deletingLastPathComponent(), of: file.lastPathComponent)
-            try out.w.bytes.withUnsafeMutableBytes { raw in
-                try AtomicFile.write(Data(bytesNoCopy: raw.baseAddress!, count: raw.count, deallocator: .none), to: file, sync: false)
+        // The file is written on another thread while this one reads on from the same bytes
+        // (17 MB at 100,000 entries: each took a few hundredths of a second after the parse).
+        let bytes = out.w.bytes, file = file
+        let written = DispatchGroup()
+        DispatchQueue.global().async(group: written) {
+            do {
+                try AtomicFile.makeDirectory(file.deletingLastPathComponent())
+                AtomicFile.removeLeftovers(in: file.deletingLastPathComponent(), of: file.lastPathComponent)
+                try bytes.withUnsafeBytes { raw in
+                    try AtomicFile.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none),
+                                         to: file, sync: false)
+                }
+            } catch {
+                // A cache that cannot be written costs time, never correctness.
             }
-        } catch {
-            // A cache that cannot be written costs time, never correctness.
         }
-        return readBack ? adopt(OwnedBytes(out.w.bytes)) : true
+        let adopted = readBack ? adopt(OwnedBytes(bytes), checksum: sum) : true
+        written.wait()
+        return adopted
     }
 
     static let digestSize = 32

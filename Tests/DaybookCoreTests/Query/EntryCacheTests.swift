@@ -70,7 +70,7 @@ final class EntryCacheTests: XCTestCase {
             return (0..<s.count).map { String(describing: s.entry($0, parts: .all)) }.joined(separator: "\n")
                 + "\n" + s.diagnostics.map { "\($0.location?.path ?? ""):\($0.location?.line ?? 0) \($0.message)" }.sorted().joined(separator: "\n")
         }
-        defer { Diary.parseChunk = 2048 }
+        defer { Diary.parseChunk = Diary.defaultParseChunk }
         Diary.parseChunk = 1_000_000
         let whole = scan()
         for chunk in [1, 7, 64] {
