@@ -177,6 +177,7 @@ final class EntryCache: @unchecked Sendable {
     /// The slot of walked file i when its stamps still match. Asked in walk order, each answer
     /// is one comparison; when files came or went, an index by path takes over.
     func slot(_ walk: EntryWalk, _ i: Int) -> Int? {
+        guard !slots.isEmpty else { return nil } // a cold cache: no path to make and look up
         var found: Int?
         if cursor < slots.count, walk.rel(i, equals: relBytes(slots[cursor])) {
             found = cursor
