@@ -45,8 +45,10 @@ extension Prose {
             return _mm_cmpeq_epi8(_mm_min_epu8(d, splat(count - 1)), d)
         }
         func bits(_ m: __m128i) -> UInt64 { UInt64(UInt16(truncatingIfNeeded: _mm_movemask_epi8(m))) }
-        for q in 0..<4 {
-            let v = _mm_loadu_si128(UnsafeRawPointer(p + 16 * q).assumingMemoryBound(to: __m128i.self))
+        /// The five masks of the 16 bytes at `p`, each in the low 16 bits.
+        @inline(__always)
+        func sixteen(_ p: UnsafePointer<UInt8>) -> Lanes {
+            let v = _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
             let alnum = _mm_or_si128(within(_mm_or_si128(v, splat(0x20)), 0x61, 26), within(v, 0x30, 10))
             let lineBreak = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0x0A)), _mm_cmpeq_epi8(v, splat(0x0D)))
             let space = _mm_or_si128(_mm_cmpeq_epi8(v, splat(0x20)), lineBreak)
@@ -55,13 +57,16 @@ extension Prose {
             let punctuation = _mm_or_si128(_mm_or_si128(within(v, 0x21, 2), within(v, 0x27, 3)),
                                            _mm_or_si128(within(v, 0x2C, 3), _mm_or_si128(_mm_cmpeq_epi8(v, splat(0x3B)), _mm_cmpeq_epi8(v, splat(0x3F)))))
             let high = bits(v) // the top bit of each byte
-            let shift = UInt64(16 * q)
-            l.ordinary |= (bits(_mm_or_si128(_mm_or_si128(alnum, space), _mm_or_si128(marks, punctuation))) | high) << shift
-            l.alnum |= bits(alnum) << shift
-            l.space |= bits(space) << shift
-            l.marks |= bits(marks) << shift
-            l.high |= high << shift
+            return Lanes(ordinary: bits(_mm_or_si128(_mm_or_si128(alnum, space), _mm_or_si128(marks, punctuation))) | high,
+                         alnum: bits(alnum), space: bits(space), marks: bits(marks), high: high)
         }
+        // Four at constant places, so the masks are put together with fixed shifts.
+        let a = sixteen(p), b = sixteen(p + 16), c = sixteen(p + 32), d = sixteen(p + 48)
+        l.ordinary = a.ordinary | b.ordinary << 16 | c.ordinary << 32 | d.ordinary << 48
+        l.alnum = a.alnum | b.alnum << 16 | c.alnum << 32 | d.alnum << 48
+        l.space = a.space | b.space << 16 | c.space << 32 | d.space << 48
+        l.marks = a.marks | b.marks << 16 | c.marks << 32 | d.marks << 48
+        l.high = a.high | b.high << 16 | c.high << 32 | d.high << 48
         #endif
         return l
     }

@@ -2,9 +2,11 @@
 // file is unchanged, a fresh parse where it is not.
 import Foundation
 
-/// A chunk of parses made on other threads, handed over when their group is waited for.
-private final class ParsedChunk: @unchecked Sendable {
-    var value: [Diary.Parsed?] = []
+/// What a thread makes for another (a chunk of parses, the sorted entries), handed over when
+/// their group is waited for.
+private final class Handed<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// The entry files of a diary from one walk of `entries/`, sorted by path (folders in order,
@@ -192,6 +194,22 @@ extension Diary {
     static let defaultParseChunk = 4096
     nonisolated(unsafe) static var parseChunk = defaultParseChunk
 
+    /// The chunks `count` files are parsed in: `size` files each, then smaller and smaller (half
+    /// of what is left, down to a sixteenth of `size`), so the last chunk, whose records are taken
+    /// in while no other thread has files to parse, is short.
+    static func parseChunks(_ count: Int, size: Int) -> [Range<Int>] {
+        var chunks: [Range<Int>] = []
+        let smallest = max(1, size / 16)
+        var start = 0
+        while start < count {
+            let rest = count - start
+            let n = rest > 2 * size ? size : rest <= smallest ? rest : max(smallest, min(size, (rest + 1) / 2))
+            chunks.append(start..<(start + n))
+            start += n
+        }
+        return chunks
+    }
+
     /// Every entry of the diary as of one walk, from the cache where files are unchanged; files
     /// the cache does not hold are parsed on every core and the cache is written again.
     /// `progress` hears (parsed, to parse) while many files are parsed afresh (a cold cache).
@@ -273,8 +291,8 @@ extension Diary {
         let missing = misses
         // A read buffer and an open month folder per thread, handed on from chunk to chunk.
         let readers = ReusePool<FileBytes> { FileBytes() }
-        @Sendable func parse(_ first: Int) -> [Parsed?] {
-            let count = min(chunk, missing.count - first)
+        @Sendable func parse(_ taken: Range<Int>) -> [Parsed?] {
+            let first = taken.lowerBound, count = taken.count
             var parsed = [Parsed?](repeating: nil, count: count)
             parsed.withUnsafeMutableBufferPointer { slots in
                 nonisolated(unsafe) let slots = slots // each iteration writes its own slot
@@ -291,13 +309,14 @@ extension Diary {
             }
             return parsed
         }
-        let firsts = Array(stride(from: 0, to: missing.count, by: chunk))
-        var current = firsts.isEmpty ? [] : parse(firsts[0])
-        for (n, first) in firsts.enumerated() {
-            let next = ParsedChunk()
+        let chunks = Diary.parseChunks(missing.count, size: chunk)
+        var current = chunks.isEmpty ? [] : parse(chunks[0])
+        for (n, taken) in chunks.enumerated() {
+            let first = taken.lowerBound
+            let next = Handed<[Parsed?]>([])
             let group = DispatchGroup()
-            if n + 1 < firsts.count {
-                DispatchQueue.global().async(group: group) { next.value = parse(firsts[n + 1]) }
+            if n + 1 < chunks.count {
+                DispatchQueue.global().async(group: group) { next.value = parse(chunks[n + 1]) }
             }
             let count = current.count
             var k = 0
@@ -310,16 +329,24 @@ extension Diary {
             current = next.value
         }
         consume(upTo: files.count) { _ in nil }
-        if let writer, !cache.finish(writer) {
+        // Oldest first; entries of the same moment by id. Paths are in date order already for the
+        // most part, which the sort is quick to see. Sorted on another thread while the cache is
+        // written and read back here.
+        let sorted = Handed(items)
+        let sorting = DispatchGroup()
+        DispatchQueue.global().async(group: sorting) {
+            sorted.value.sort { a, b in
+                if a.date != b.date { return a.date < b.date }
+                return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
+            }
+        }
+        let finished = writer.map { cache.finish($0) } ?? true
+        sorting.wait()
+        items = sorted.value
+        if !finished {
             // The bytes just written do not read back (cannot happen short of a bug): every entry
             // is then read from its file when asked for.
             for k in items.indices where items[k].slot >= 0 { items[k].slot = -2 }
-        }
-        // Oldest first; entries of the same moment by id. Paths are in date order already for the
-        // most part, which the sort is quick to see.
-        items.sort { a, b in
-            if a.date != b.date { return a.date < b.date }
-            return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
         }
         var stamped = files
         for (i, stamp) in stampsTaken { stamped.files[i].stamp = stamp }

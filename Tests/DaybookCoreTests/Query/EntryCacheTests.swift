@@ -87,6 +87,24 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertTrue(whole.contains("date"), "the broken files' problems are there")
     }
 
+    /// The chunks cover every file once, in order, none larger than asked, and end short.
+    func testParseChunksCoverEveryFileOnceAndEndShort() {
+        for size in [1, 7, 64, 4096] {
+            for count in [0, 1, 2, size - 1, size, size + 1, 2 * size, 2 * size + 1, 3 * size + 5, 100_003] {
+                let chunks = Diary.parseChunks(count, size: size)
+                XCTAssertEqual(chunks.map(\.count).reduce(0, +), count, "size \(size), count \(count)")
+                XCTAssertEqual(chunks.first?.lowerBound ?? 0, 0)
+                XCTAssertEqual(chunks.last?.upperBound ?? 0, count)
+                for (a, b) in zip(chunks, chunks.dropFirst()) { XCTAssertEqual(a.upperBound, b.lowerBound) }
+                XCTAssertTrue(chunks.allSatisfy { !$0.isEmpty && $0.count <= size }, "size \(size), count \(count)")
+                if let last = chunks.last { XCTAssertLessThanOrEqual(last.count, max(1, size / 16), "size \(size), count \(count)") }
+            }
+        }
+        let sizes = Diary.parseChunks(100_003, size: 4096).map(\.count)
+        XCTAssertTrue(zip(sizes, sizes.dropFirst()).allSatisfy { $0 >= $1 }, "\(sizes)") // they only get smaller
+        XCTAssertEqual(sizes.first, 4096)
+    }
+
     /// The cold parse reads files into a reused buffer from the month folder's descriptor: it must
     /// parse and digest the same as reading the file on its own, or racy records never confirm.
     func testTheBufferedReadParsesAndDigestsAsTheFileRead() throws {
