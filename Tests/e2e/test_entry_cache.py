@@ -75,3 +75,24 @@ def test_a_removed_entry_leaves_the_cache(diary):
     out = diary.ok("ls").out
     assert "Keep this one" in out and "Remove this one" not in out
     assert cache_stamp(diary) == written
+
+
+def test_the_first_command_after_a_clone_reads_only_regular_entry_files(diary):
+    """Without a cache the walk stats no file: each entry is stamped from the file it opens. A pipe,
+    a folder or a symbolic link named like an entry is no entry, and a pipe is never waited on."""
+    diary.ok("new", "-m", "Real words of the night.")
+    [entry] = diary.entries()
+    folder = entry.parent
+    os.mkfifo(folder / "2026-11-20-0900-pipe.md")
+    (folder / "2026-11-20-1000-folder.md").mkdir()
+    os.symlink(entry, folder / "2026-11-20-1100-link.md")
+    cache = cache_file(diary)
+    if cache.exists():
+        cache.unlink()
+    out = diary.ok("ls", timeout=30)  # a pipe opened for reading would wait for a writer forever
+    assert "Real words" in out.out
+    assert "pipe" not in out.out and "folder" not in out.out and "link" not in out.out
+    assert out.err == "", out.err  # not even a file that could not be read
+    written = cache_stamp(diary)
+    assert "Real words" in diary.ok("ls").out
+    assert cache_stamp(diary) == written, "the stamps taken from the opened files hold on the next run"
