@@ -333,6 +333,7 @@ extension Diary {
         // most part, which the sort is quick to see. Sorted on another thread while the cache is
         // written and read back here.
         let sorted = Handed(items)
+        items = [] // the box holds the only reference, so the entries are sorted in place, not copied
         let sorting = DispatchGroup()
         DispatchQueue.global().async(group: sorting) {
             sorted.value.sort { a, b in
