@@ -132,8 +132,10 @@ def test_a_broken_entry_is_refused_with_its_file_and_line(diary):
         r = diary.run(*args)
         assert r.rc == 2, r
         assert re.search(rf"{re.escape(str(rel))}:\d+:\d+: error: .*invalid YAML", r.err), r
-    # Neither written to nor made a second time beside it.
-    assert entry.read_bytes() == broken and diary.entries() == [entry] and diary.commits() == commits
+    # Neither written to nor made a second time beside it. With the text given, the entry is looked
+    # for within the change (one walk, issue 19), so the hand edit is committed as such, once.
+    assert entry.read_bytes() == broken and diary.entries() == [entry] and diary.commits() == commits + 1
+    assert diary.git("log", "-1", "--format=%s").strip() == "edit outside daybook: 1 entry"
 
 
 def test_without_a_daily_template_nothing_is_made_up(diary, tmp_path):

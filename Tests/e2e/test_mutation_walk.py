@@ -2,6 +2,11 @@
 the walk that found the outside edits and the leftovers. Outside edits are still committed apart,
 leftovers still swept, and `last` is still the true newest entry, also right after an outside edit."""
 import os
+import re
+import subprocess
+import time
+
+import pytest
 
 SUFFIX = ".daybook-tmp"
 
@@ -73,3 +78,66 @@ def test_tag_add_from_stdin_reads_it_before_the_lock(diary):
     ids = diary.ok("ls", "--json").json()
     diary.ok("tag", "add", "-", "both", input="\n".join(e["id"] for e in ids) + "\n")
     assert all("both" in p.read_text() for p in diary.entries())
+
+
+
+# Each mutation that takes ENTRY stats an entry it does not touch once: in the walk its change makes
+# for the outside edits, which also serves to find ENTRY (`last`, a day, today's entry). Counted
+# with strace(1), as a person checking what the command does to the disk would.
+INKML = '<ink xmlns="http://www.w3.org/2003/InkML"><trace>0 0, 3 4, 7 9</trace></ink>\n'
+STAT_CALL = re.compile(r"^\d+\s+(?:newfstatat|fstatat64|statx|lstat|stat|lstat64|stat64)\(")
+
+# Each: the commands that prepare it, then the one traced ("{ink}" is a file of pen strokes).
+MUTATIONS = [
+    ("tag add", [], ["tag", "add", "last", "seen"]),
+    ("tag rm", [], ["tag", "rm", "last", "seen"]),
+    ("code add", [], ["code", "add", "last", "calm", "--quote", "newest words"]),
+    ("code rm", [], ["code", "rm", "last", "calm"]),
+    ("ink add", [], ["ink", "add", "last", "{ink}"]),
+    ("ink rm", [], ["ink", "rm", "last", "--all"]),
+    ("attach", [], ["attach", "last", "{ink}"]),
+    ("append ENTRY", [], ["append", "last", "-m", "a line"]),
+    ("append today (made)", [], ["append", "-m", "a line"]),
+    ("append today, from stdin", [], ["append"]),
+    ("rm", [["new", "-q", "-m", "to go", "Going", "--date", "2026-11-21T23:00"]], ["rm", "last"]),
+]
+
+
+def strace_works():
+    try:
+        return subprocess.run(["strace", "-f", "-o", os.devnull, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def test_a_mutation_stats_an_entry_it_does_not_touch_once(diary, tmp_path):
+    if not strace_works():
+        pytest.skip("strace cannot trace here (scripts/setup installs it; ptrace may be forbidden)")
+    ink = tmp_path / "sketch.inkml"
+    ink.write_text(INKML)
+    # The witness, in a month folder of its own: the cache's record of what a change wrote looks at
+    # the files beside them once after the commit, not at the whole diary.
+    witness = write_entry(diary, "2026-10-01-0900-witness.md", "2026-10-01T09:00:00+02:00", "Witness", month="10")
+    diary.ok("new", "-q", "-m", "newest words", "Newest", "--date", "2026-11-20T09:00")
+    # As a diary left alone has it: committed, its times well before the index's and the cache's
+    # (not racy, so neither git nor the cache looks at it again), the index's record refreshed.
+    past = time.time() - 100
+    os.utime(witness, (past, past))
+    diary.git("status", "--porcelain")
+    time.sleep(2.2)  # the cache's racy window (FileStamp.racyWindow) is 2 s
+    counts = {}
+    for name, setup, args in MUTATIONS:
+        for a in setup:
+            diary.ok(*a)
+        diary.ok("ls")  # the cache, warm
+        log = tmp_path / "strace.log"
+        argv = [str(ink) if x == "{ink}" else x for x in args]
+        p = subprocess.run(["strace", "-f", "-o", str(log), diary.bin, *argv], input="words from stdin\n",
+                           capture_output=True, text=True, env=diary.env, cwd=diary.path.parent, timeout=120)
+        assert p.returncode == 0, (name, p.stderr)
+        stats = [line for line in log.read_text().splitlines() if STAT_CALL.match(line) and f'{witness.name}"' in line]
+        counts[name] = len(stats)
+    assert counts == {name: 1 for name, _, _ in MUTATIONS}
+    assert witness.read_text().endswith("Written by hand.\n")
+    assert diary.git("status", "--porcelain") == ""
+    assert diary.git("log", "-1", "--format=%s").startswith("rm: Going")

@@ -18,9 +18,12 @@ public enum EntryAppend {
     /// Today's entry: the newest entry dated today (on the diary's clock) made from the daily
     /// template; nil when there is none. An entry file of today that cannot be read is an error:
     /// it may be today's entry, and a second one is not made beside it.
-    public static func todaysEntry(in diary: Diary) throws -> String? {
+    public static func todaysEntry(in diary: Diary) throws -> String? { try todaysEntry(in: diary, seen: nil) }
+
+    /// Today's entry as the walk `seen` (a change's) found the entry files.
+    static func todaysEntry(in diary: Diary, seen: WorkTree?) throws -> String? {
         let today = diary.clock.today
-        let snapshot = diary.scanEntries()
+        let snapshot = diary.scanEntries(seen: seen)
         var k = snapshot.count - 1
         while k >= 0, snapshot.date(k).day > today { k -= 1 }
         while k >= 0, snapshot.date(k).day == today {
@@ -61,8 +64,27 @@ public enum EntryAppend {
     public static func commit(_ text: String, to rel: String?, in diary: Diary) throws -> (rel: String, created: Bool) {
         let now = diary.clock.nowLocal
         let lines = try paragraph(text, at: now)
+        return try write(lines, at: now, to: rel, in: try Change(diary))
+    }
+
+    /// `commit` for a text that is there before the entry is looked for (given with -m, or from
+    /// stdin): the entry `ref` names (an ENTRY argument; nil for today's entry, made when there is
+    /// none) is found within the change, from the walk it made for the outside edits, so the
+    /// working folder is walked once (issue 19). An entry that does not read is an error, as with
+    /// `target`; empty text is refused before the change begins.
+    public static func commit(_ text: String, toEntryNamed ref: String?, in diary: Diary) throws -> (rel: String, created: Bool) {
+        let now = diary.clock.nowLocal
+        let lines = try paragraph(text, at: now)
+        let change = try Change(diary)
+        let rel = try ref.map { try EntryReference(change).resolve($0) } ?? todaysEntry(in: diary, seen: change.seen)
+        return try write(lines, at: now, to: rel, in: change)
+    }
+
+    /// Appends the paragraph's lines to the entry at `rel`, or to a new one made from the daily
+    /// template when `rel` is nil, and commits the change.
+    private static func write(_ lines: [String], at now: LocalDateTime, to rel: String?, in change: Change) throws -> (rel: String, created: Bool) {
+        let diary = change.diary
         if let rel {
-            let change = try Change(diary)
             var title = ""
             try change.editEntry(rel) { text, entry in
                 text.appendParagraph(lines)
@@ -76,7 +98,6 @@ public enum EntryAppend {
         var start = EntryText(frontMatter: [], body: try TemplateFill.prepare(dailyTemplate, diary: diary, draft: &draft, ask: nil) ?? "")
         start.appendParagraph(lines)
         draft.body = start.body
-        let change = try Change(diary)
         let made = try EntryWriter.create(draft, in: change)
         try change.commit("append: \(draft.displayTitle)")
         return (made, true)

@@ -26,10 +26,17 @@ struct Append: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        // The entry is found, and found readable, before any text is asked for.
-        let target = try EntryAppend.target(try entry.map { try EntryReference(diary).resolve($0) }, in: diary)
-        let text = try TextInput.read(message: message, edit: edit, start: nil, diary: diary)
-        let (rel, created) = try EntryAppend.commit(text, to: target, in: diary)
+        let (rel, created): (String, Bool)
+        if let text = TextInput.withoutAsking(message: message, edit: edit, start: nil) {
+            // The text is there: the entry is found within the change, from the walk it makes
+            // for the outside edits (issue 19: the working folder is walked once).
+            (rel, created) = try EntryAppend.commit(text, toEntryNamed: entry, in: diary)
+        } else {
+            // The entry is found, and found readable, before the editor asks for the text.
+            let target = try EntryAppend.target(try entry.map { try EntryReference(diary).resolve($0) }, in: diary)
+            let text = try TextInput.read(message: message, edit: edit, start: nil, diary: diary)
+            (rel, created) = try EntryAppend.commit(text, to: target, in: diary)
+        }
         Terminal.out(diary.displayPath(rel))
         global.confirm("daybook: \(created ? "made today's entry from the \(EntryAppend.dailyTemplate) template and " : "")appended to \(diary.displayPath(rel))")
     }

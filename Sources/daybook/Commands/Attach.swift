@@ -18,7 +18,8 @@ struct Attach: ParsableCommand {
         let urls = files.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL }
         guard !urls.isEmpty else { throw DaybookError.usage("name at least one file to attach") }
         let change = try Change(diary)
-        let rel = try EntryReference(diary).resolve(entry)
+        // Found within the change, from the walk it made for the outside edits (issue 19).
+        let rel = try EntryReference(change).resolve(entry)
         let before = FileManager.default.contents(atPath: diary.url(rel).path) ?? Data()
         guard let text = String(validatingUTF8Data: before) else { throw EntryParser.utf8Error(before, path: diary.displayPath(rel)) }
         var doc = try EntryText(text, path: diary.displayPath(rel))

@@ -20,7 +20,8 @@ struct InkAdd: ParsableCommand {
         let diary = try global.openDiary()
         let incoming = try Ink.importing(file, global: global)
         let change = try Change(diary)
-        let rel = try EntryReference(diary).resolve(entry)
+        // Found within the change, from the walk it made for the outside edits (issue 19).
+        let rel = try EntryReference(change).resolve(entry)
         let inkRel = StrokeFile.path(ofEntry: rel)
         let n = incoming.strokes.count
         try StrokeFile.add(incoming, toEntry: rel, in: change)

@@ -37,7 +37,8 @@ struct InkRm: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let change = try Change(diary)
-        let rel = try EntryReference(diary).resolve(entry)
+        // Found within the change, from the walk it made for the outside edits (issue 19).
+        let rel = try EntryReference(change).resolve(entry)
         let file = try Ink.strokes(of: rel, in: diary)
         let indexes = all ? Set(file.strokes.indices) : try InkRm.numbers(strokes)
         let n = try StrokeFile.remove(strokes: indexes, ofEntry: rel, in: change)

@@ -15,10 +15,13 @@ struct Rm: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let rels = try EntryReference(diary).resolveMany(entries) { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
+        // Stdin is read before the lock is taken; the entries are found within the change, from
+        // the walk it made for the outside edits (issue 19), which it has committed by then.
+        let input = entries.contains("-") ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
+        let change = try Change(diary)
+        let rels = try EntryReference(change).resolveMany(entries) { input }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named") }
         let titles = rels.map { diary.readEntry($0).entry?.title ?? (($0 as NSString).lastPathComponent) }
-        let change = try Change(diary)
         for rel in rels {
             try change.remove(rel)
             try change.remove(String(rel.dropLast(3)) + ".strokes.json")

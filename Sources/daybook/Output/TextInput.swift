@@ -8,17 +8,21 @@ enum TextInput {
     /// else, with --no-edit, `start`; else the editor opened on `start`. With a `start` text the
     /// editor left untouched nothing is to be saved (an error, exit 1).
     static func read(message: String?, edit: Bool?, start: String?, diary: Diary) throws -> String {
-        if let message {
-            return edit == true && Terminal.stdinIsTerminal ? try Editor.edit(text: message, diary: diary) : message
-        }
+        if let text = withoutAsking(message: message, edit: edit, start: start) { return text }
+        if let message { return try Editor.edit(text: message, diary: diary) }
+        let text = try Editor.edit(text: start ?? "", diary: diary)
+        if let start, text == start { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
+        return text
+    }
+
+    /// The text as `read` gives it when no editor is to be opened for it; nil when one is.
+    static func withoutAsking(message: String?, edit: Bool?, start: String?) -> String? {
+        if let message { return edit == true && Terminal.stdinIsTerminal ? nil : message }
         if !Terminal.stdinIsTerminal {
             let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let start { return start }
             return text
         }
-        if edit == false { return start ?? "" }
-        let text = try Editor.edit(text: start ?? "", diary: diary)
-        if let start, text == start { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
-        return text
+        return edit == false ? start ?? "" : nil
     }
 }

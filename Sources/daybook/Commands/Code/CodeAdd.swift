@@ -32,7 +32,10 @@ struct CodeAdd: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let rel = try EntryReference(diary).resolve(entry)
+        // The entry is found and read within the change, from the walk it made for the outside
+        // edits (issue 19), which it has committed by then.
+        let change = try Change(diary)
+        let rel = try EntryReference(change).resolve(entry)
         let display = diary.displayPath(rel)
         let book = try Codebook.load(diary)
         let outcome = diary.readEntry(rel)
@@ -41,7 +44,6 @@ struct CodeAdd: ParsableCommand {
         let application = try CodeApplication(code: code, quote: segment, occurrence: occurrence, memo: memo, coder: coder,
                                               entry: e, diary: diary, codebook: book)
         application.warnings.forEach(Terminal.warning)
-        let change = try Change(diary)
         try application.write(entry: rel, codebook: book, in: change)
         try change.commit(application.commitMessage(title: e.title))
         switch application.outcome {

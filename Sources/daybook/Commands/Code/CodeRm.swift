@@ -20,11 +20,13 @@ struct CodeRm: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        let rel = try EntryReference(diary).resolve(entry)
+        // The entry is found and read within the change, from the walk it made for the outside
+        // edits (issue 19), which it has committed by then.
+        let change = try Change(diary)
+        let rel = try EntryReference(change).resolve(entry)
         let outcome = diary.readEntry(rel)
         guard let e = outcome.entry else { throw outcome.problems.first ?? DaybookError.input("cannot read the entry", at: SourceLocation(path: diary.displayPath(rel))) }
         let removal = try CodeRemoval(code: code, quote: quote, coder: coder, entry: e, diary: diary)
-        let change = try Change(diary)
         try removal.write(entry: rel, in: change)
         try change.commit("code rm: " + removal.summary(title: e.title))
         global.confirm("daybook: removed " + removal.summary(title: e.title))
