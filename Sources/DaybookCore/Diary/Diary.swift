@@ -373,13 +373,14 @@ public final class Diary {
     /// `digest` says of the stamp whether the bytes parsed are digested (`EntryCache.digest`).
     /// `ink` false says the walk found no stroke file beside it, so none is opened: the walk's
     /// stamps are what the cache records, so a stroke file that comes after it is seen next time.
-    /// The stamp comes back, unknown when the file could not be read.
+    /// The stamp comes back, unknown when the file could not be read. The entry's body may be
+    /// empty: the scan keeps none.
     func readEntry(_ rel: String, stamp: FileStamp, digest: (FileStamp) -> Bool, ink: Bool, reader: FileBytes)
         -> (outcome: EntryParser.Outcome, digest: [UInt8]?, stamp: FileStamp) {
         let taken = stamp == .unknown
         guard reader.read(rel, in: rootPrefix, size: taken ? nil : stamp.size, stamping: taken) else { return (unreadable(rel), nil, stamp) }
         let stamp = reader.stamp ?? stamp
-        let (outcome, digested) = parseEntry(rel, reader.bytes, digest: digest(stamp), ink: ink)
+        let (outcome, digested) = parseEntry(rel, reader.bytes, digest: digest(stamp), ink: ink, keepBody: false)
         return (outcome, digested, stamp)
     }
 
@@ -388,11 +389,12 @@ public final class Diary {
     }
 
     /// The entry of these bytes of file `rel`, with its stroke file's codings (`ink`: look for one).
-    private func parseEntry(_ rel: String, _ bytes: UnsafeBufferPointer<UInt8>, digest: Bool, ink: Bool)
+    /// `keepBody` false: the entry's body may come back empty (`EntryParser.parse(bytes:keepBody:)`).
+    private func parseEntry(_ rel: String, _ bytes: UnsafeBufferPointer<UInt8>, digest: Bool, ink: Bool, keepBody: Bool = true)
         -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
         let inkRel = ink ? StrokeFile.path(ofEntry: rel) : ""
         let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
-        var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
+        var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil, keepBody: keepBody)
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
         return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
     }

@@ -113,9 +113,19 @@ public struct EntryParser {
     /// The same from memory. The file is cut at its fences on the bytes (`EntryText.cut`, by the
     /// rule `EntryText` splits by), so only the front matter is split into lines; a file the
     /// bytes cannot settle, or one with a problem, is read as `EntryText`, which words the problem.
-    func parse(bytes: UnsafeBufferPointer<UInt8>, relativePath: String, displayPath: String, hasInk: Bool = false) -> Outcome {
-        if EntryParser.cutAtBytes, let (head, body) = EntryText.cut(bytes) {
-            return parse(Sections(head: head, body: body), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+    /// With `keepBody` false (the entry scan, which keeps no body), a body of plain prose in ASCII
+    /// is read from the bytes and made a String only when the entry needs it (`Sections.plainBody`):
+    /// the entry is the same, its body empty.
+    func parse(bytes: UnsafeBufferPointer<UInt8>, relativePath: String, displayPath: String, hasInk: Bool = false,
+               keepBody: Bool = true) -> Outcome {
+        if EntryParser.cutAtBytes, let (head, body) = EntryText.cutHead(bytes) {
+            if !keepBody, let prose = Prose.plainASCII(body) {
+                return parse(Sections(head: head, body: "", plainBody: (prose, body)), relativePath: relativePath,
+                             displayPath: displayPath, hasInk: hasInk)
+            }
+            if let text = String(validatingUTF8Bytes: body) {
+                return parse(Sections(head: head, body: text), relativePath: relativePath, displayPath: displayPath, hasInk: hasInk)
+            }
         }
         let data = Data(bytes)
         guard let text = String(validatingUTF8Data: data) else {
@@ -136,6 +146,9 @@ public struct EntryParser {
     struct Sections {
         var head: String
         var body: String
+        /// A body of plain prose in ASCII as bytes, with its prose (`Prose.plainASCII`), in place
+        /// of `body`: valid only while the bytes are (within `parse(bytes:)`).
+        var plainBody: (prose: Prose, bytes: UnsafeBufferPointer<UInt8>)? = nil
         /// The YAML between the fences.
         var yaml: String { EntryText.splitLines(head).dropFirst().dropLast().joined() }
         /// The file line (1-based) on which the body starts: after the front matter's lines
@@ -249,8 +262,10 @@ public struct EntryParser {
         }
         guard problems.isEmpty, let date else { return Outcome(entry: nil, problems: problems) }
 
-        let body = doc.body
-        let prose = Prose(markdown: body)
+        let prose = doc.plainBody?.prose ?? Prose(markdown: doc.body)
+        // A body read as bytes is made a String where the entry needs it: for a title when the
+        // front matter has none, for the places of codings (and of a stroke file's), not else.
+        let body = doc.plainBody.map { title == nil || !codings.isEmpty || hasInk ? String(decoding: $0.bytes, as: UTF8.self) : "" } ?? doc.body
         let resolvedTitle = title ?? prose.firstHeading ?? EntryParser.firstLine(of: body)
         let entry = Entry(id: Entry.id(ofPath: relativePath), path: relativePath, date: date, title: resolvedTitle, frontTags: frontTags,
                           inlineTags: prose.inlineTags, mood: mood, template: template, fields: fields,

@@ -82,10 +82,14 @@ public struct EntryText: Equatable, Sendable {
     /// An entry file's bytes cut where `bodyOffset` says, both parts valid UTF-8: the front matter
     /// (fences included) and the body. Nil when the bytes cannot settle it; then `init` decides.
     static func cut(_ bytes: UnsafeBufferPointer<UInt8>) -> (head: String, body: String)? {
-        guard let at = bodyOffset(bytes),
-              let head = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[..<at])),
-              let body = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[at...])) else { return nil }
+        guard let (head, rest) = cutHead(bytes), let body = String(validatingUTF8Bytes: rest) else { return nil }
         return (head, body)
+    }
+
+    /// `cut` with the body left as bytes (not validated).
+    static func cutHead(_ bytes: UnsafeBufferPointer<UInt8>) -> (head: String, body: UnsafeBufferPointer<UInt8>)? {
+        guard let at = bodyOffset(bytes), let head = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[..<at])) else { return nil }
+        return (head, UnsafeBufferPointer(rebasing: bytes[at...]))
     }
 
     /// Splits after every `\n`, keeping the endings.

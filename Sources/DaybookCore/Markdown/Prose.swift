@@ -30,54 +30,71 @@ public struct Prose: Sendable {
     /// `plain`, with or without `ordinaryRun` (a test compares the two).
     static func plain(_ text: String, lanes: Bool) -> Prose? {
         var text = text
-        var state = PlainState()
-        let isPlain = text.withUTF8 { b in
-            Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
-                // Without a branch per byte: `seen` gathers every class met, `state.counted` says
-                // the current word (a run of non-space) has had its letter or digit, so a word is
-                // counted at its first one, as `countWords` counts it.
-                var seen: UInt8 = 0
-                var i = 0
-                while i < b.count {
-                    // Up to 64 bytes of ordinary prose at once, where the processor can.
-                    if lanes {
-                        guard let taken = Prose.ordinaryRun(b, at: i, table: table, state: &state) else { return false }
-                        if taken > 0 { i += taken; continue }
-                    }
-                    // Eight bytes of letters, digits and spaces inside a line at once (most of prose).
-                    // (Those of the eight before the first other byte, so a `.` costs one byte's test.)
-                    if state.afterNewline == 0 {
-                        let n = Prose.wordsInRun(b, at: i, words: &state.words, counted: &state.counted)
-                        if n > 0 { i += n; continue }
-                    }
-                    let c = b[i], k = table[Int(c)]
-                    seen |= k | (state.afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
-                    // `#` is text unless it could open a heading: then the tree decides.
-                    if k & Prose.hash != 0, i + 1 == b.count || table[Int(b[i + 1])] & (Prose.space | Prose.hash) != 0 {
-                        return false
-                    }
-                    // `www.` starts an autolink.
-                    if k & Prose.dot != 0, i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"),
-                       (b[i - 3] | 0x20) == UInt8(ascii: "w") {
-                        return false
-                    }
-                    Prose.wordStep(k, words: &state.words, counted: &state.counted)
-                    // A lone `\r` ends a line too (to Markdown, `\n\r` holds a blank line).
-                    state.afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
-                    i += 1
-                }
-                if seen & Prose.high != 0 { state.high = true }
-                if seen & Prose.hash != 0 { state.hashes = true }
-                return seen & (Prose.markup | Prose.blockStart) == 0
-            }
-        }
-        guard isPlain else { return nil }
+        guard let state = text.withUTF8({ plainState($0, lanes: lanes) }) else { return nil }
         var prose = Prose(words: state.high ? Prose.countWords(text) : state.words)
         if state.hashes {
             var seen = Set<String>()
             Prose.scanTags(text, into: &prose.inlineTags, seen: &seen)
         }
         return prose
+    }
+
+    /// `plain` of a text given as bytes (an entry file's body, no String made of it): the same
+    /// answer when the bytes are ASCII; nil when they are not plain, or not all ASCII (then the
+    /// caller makes the String, which also validates it as UTF-8).
+    static func plainASCII(_ b: UnsafeBufferPointer<UInt8>) -> Prose? {
+        guard let state = plainState(b, lanes: true), !state.high else { return nil }
+        var prose = Prose(words: state.words)
+        if state.hashes {
+            var seen = Set<String>()
+            Prose.scanTags(bytes: b, into: &prose.inlineTags, seen: &seen)
+        }
+        return prose
+    }
+
+    /// What `plain` finds in the bytes (words, whether there are `#` and bytes beyond ASCII);
+    /// nil when they are not plain prose.
+    private static func plainState(_ b: UnsafeBufferPointer<UInt8>, lanes: Bool) -> PlainState? {
+        var state = PlainState()
+        let isPlain = Prose.byteClasses.withUnsafeBufferPointer { table -> Bool in
+            // Without a branch per byte: `seen` gathers every class met, `state.counted` says
+            // the current word (a run of non-space) has had its letter or digit, so a word is
+            // counted at its first one, as `countWords` counts it.
+            var seen: UInt8 = 0
+            var i = 0
+            while i < b.count {
+                // Up to 64 bytes of ordinary prose at once, where the processor can.
+                if lanes {
+                    guard let taken = Prose.ordinaryRun(b, at: i, table: table, state: &state) else { return false }
+                    if taken > 0 { i += taken; continue }
+                }
+                // Eight bytes of letters, digits and spaces inside a line at once (most of prose).
+                // (Those of the eight before the first other byte, so a `.` costs one byte's test.)
+                if state.afterNewline == 0 {
+                    let n = Prose.wordsInRun(b, at: i, words: &state.words, counted: &state.counted)
+                    if n > 0 { i += n; continue }
+                }
+                let c = b[i], k = table[Int(c)]
+                seen |= k | (state.afterNewline & (k & Prose.startsBlock) << 5) // a block start shows as 64
+                // `#` is text unless it could open a heading: then the tree decides.
+                if k & Prose.hash != 0, i + 1 == b.count || table[Int(b[i + 1])] & (Prose.space | Prose.hash) != 0 {
+                    return false
+                }
+                // `www.` starts an autolink.
+                if k & Prose.dot != 0, i >= 3, (b[i - 1] | 0x20) == UInt8(ascii: "w"), (b[i - 2] | 0x20) == UInt8(ascii: "w"),
+                   (b[i - 3] | 0x20) == UInt8(ascii: "w") {
+                    return false
+                }
+                Prose.wordStep(k, words: &state.words, counted: &state.counted)
+                // A lone `\r` ends a line too (to Markdown, `\n\r` holds a blank line).
+                state.afterNewline = c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") ? 0xFF : 0
+                i += 1
+            }
+            if seen & Prose.high != 0 { state.high = true }
+            if seen & Prose.hash != 0 { state.hashes = true }
+            return seen & (Prose.markup | Prose.blockStart) == 0
+        }
+        return isPlain ? state : nil
     }
 
     /// Counts the words that start in the run of letters, digits and spaces at byte `i` (up to
@@ -272,33 +289,36 @@ public struct Prose: Sendable {
     /// copied into an array for each body before).
     public static func scanTags(_ s: String, into tags: inout [String], seen: inout Set<String>) {
         var text = s
-        text.withUTF8 { b in
-            guard let base = b.baseAddress else { return }
-            var from = 0
-            while from < b.count, let hit = memchr(base + from, Int32(UInt8(ascii: "#")), b.count - from) {
-                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                from = i + 1
-                // The character before the `#`: back over continuation bytes to its first byte.
-                var p = i - 1
-                while p > 0, b[p] & 0xC0 == 0x80 { p -= 1 }
-                let prevOK = p < 0 || {
-                    let prev = scalar(b, at: p).value
-                    return !(Tag.isTagCharacter(prev) || prev == "#" || prev == "&")
-                }()
-                // Tag characters after it, without a final `/` or `-` (punctuation after a tag).
-                var j = i + 1
-                while j < b.count {
-                    let (u, n) = scalar(b, at: j)
-                    guard Tag.isTagCharacter(u) else { break }
-                    j += n
-                }
-                while j > i + 1, b[j - 1] == UInt8(ascii: "/") || b[j - 1] == UInt8(ascii: "-") { j -= 1 }
-                guard prevOK, j > i + 1 else { continue }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self).lowercased()
-                if name.unicodeScalars.contains(where: { !CharacterSet.decimalDigits.contains($0) }),
-                   Tag.isValid(name), seen.insert(name).inserted {
-                    tags.append(name)
-                }
+        text.withUTF8 { scanTags(bytes: $0, into: &tags, seen: &seen) }
+    }
+
+    /// `scanTags` of valid UTF-8 bytes.
+    static func scanTags(bytes b: UnsafeBufferPointer<UInt8>, into tags: inout [String], seen: inout Set<String>) {
+        guard let base = b.baseAddress else { return }
+        var from = 0
+        while from < b.count, let hit = memchr(base + from, Int32(UInt8(ascii: "#")), b.count - from) {
+            let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            from = i + 1
+            // The character before the `#`: back over continuation bytes to its first byte.
+            var p = i - 1
+            while p > 0, b[p] & 0xC0 == 0x80 { p -= 1 }
+            let prevOK = p < 0 || {
+                let prev = scalar(b, at: p).value
+                return !(Tag.isTagCharacter(prev) || prev == "#" || prev == "&")
+            }()
+            // Tag characters after it, without a final `/` or `-` (punctuation after a tag).
+            var j = i + 1
+            while j < b.count {
+                let (u, n) = scalar(b, at: j)
+                guard Tag.isTagCharacter(u) else { break }
+                j += n
+            }
+            while j > i + 1, b[j - 1] == UInt8(ascii: "/") || b[j - 1] == UInt8(ascii: "-") { j -= 1 }
+            guard prevOK, j > i + 1 else { continue }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<j]), as: UTF8.self).lowercased()
+            if name.unicodeScalars.contains(where: { !CharacterSet.decimalDigits.contains($0) }),
+               Tag.isValid(name), seen.insert(name).inserted {
+                tags.append(name)
             }
         }
     }

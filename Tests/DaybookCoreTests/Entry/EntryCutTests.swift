@@ -52,7 +52,55 @@ final class EntryCutTests: XCTestCase {
         XCTAssertLessThan(cut, 2800)
     }
 
-    static func summary(_ o: EntryParser.Outcome) -> String {
+    /// The entry scan keeps no body: read that way (`keepBody: false`), a body of plain prose in
+    /// ASCII is read from the bytes and not made a String unless the entry needs it. The entry
+    /// must be the one the whole parse gives, but for its body: generated files with and without a
+    /// title, codings and a stroke file, over bodies plain and not, ASCII and not, valid and not.
+    func testAnEntryReadWithoutItsBodyIsTheSameEntry() {
+        var rng = SplitMix64(seed: 20261124)
+        let parser = EntryParser(config: DiaryConfig())
+        var fromBytes = 0, bodiless = 0, asText = 0
+        for n in 0..<4000 {
+            func pick(_ from: [String]) -> String { from[Int(rng.next() % UInt64(from.count))] }
+            var head = "---\ndate: 2026-11-21T10:30:00+01:00\n"
+            if rng.next() % 10 < 7 { head += pick(["title: Ward round\n", "title: Über café\n"]) }
+            if rng.next() % 4 == 0 { head += pick(["codes:\n  - calm\n", "codes:\n  - code: calm\n    quote: \"nurse\"\n"]) }
+            if rng.next() % 2 == 0 { head += pick(["tags: [care, night]\n", "mood: 3\n", "note: x\n"]) }
+            head += "---\n"
+            var body = ""
+            for _ in 0..<Int(rng.next() % 30) {
+                let r = rng.next() % 10
+                if r == 0 { body += "\n" } else if r == 1 { body += "\n\n" } else if r < 6 { body += " " }
+                body += rng.next() % 24 == 0 ? pick(PlainProseTests.pieces) : pick(["Around", "system", "nurse", "quiet", "#night", "chart", "we"])
+            }
+            var bytes = Array((head + body).utf8)
+            if rng.next() % 40 == 0 { bytes.append(0xFF) } // not UTF-8
+            let hasInk = rng.next() % 5 == 0
+            let rel = "entries/2026/11/2026-11-21-1030-e\(n).md"
+            let (a, b) = bytes.withUnsafeBufferPointer { all in
+                (parser.parse(bytes: all, relativePath: rel, displayPath: "e.md", hasInk: hasInk, keepBody: false),
+                 parser.parse(bytes: all, relativePath: rel, displayPath: "e.md", hasInk: hasInk))
+            }
+            XCTAssertEqual(EntryCutTests.summary(a, body: false), EntryCutTests.summary(b, body: false), "file: \((head + body).debugDescription)")
+            let plain = bytes.withUnsafeBufferPointer { all in EntryText.cutHead(all).flatMap { Prose.plainASCII($0.body) } } != nil
+            if plain { fromBytes += 1 } else { asText += 1 }
+            if let e = a.entry, let whole = b.entry {
+                // The places of codings, as the diary works them out from the body it is given.
+                XCTAssertEqual("\(QuoteAnchor.locate(e.codings, in: e.body))", "\(QuoteAnchor.locate(whole.codings, in: whole.body))")
+                // Kept where the places of codings are worked out from it, or the title.
+                if !whole.codings.isEmpty || hasInk || !head.contains("title:") { XCTAssertEqual(e.body, whole.body, "file: \((head + body).debugDescription)") }
+                if e.body.isEmpty && !whole.body.isEmpty { bodiless += 1 } else { XCTAssertEqual(e.body, whole.body) }
+            }
+        }
+        // Each way taken many times, or the comparison shows nothing.
+        XCTAssertGreaterThan(fromBytes, 1000)
+        XCTAssertGreaterThan(asText, 1000)
+        XCTAssertGreaterThan(bodiless, 500)
+    }
+
+    static func summary(_ o: EntryParser.Outcome, body: Bool = true) -> String {
+        var o = o
+        if !body { o.entry?.body = "" }
         var out = o.problems.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message)" }.joined(separator: "\n")
         if let e = o.entry {
             out += e.json(includeBody: true).serialized() + " words=\(e.words) line=\(e.bodyStartLine) inline=\(e.inlineTags)"

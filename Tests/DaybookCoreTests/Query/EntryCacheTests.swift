@@ -120,7 +120,12 @@ final class EntryCacheTests: XCTestCase {
             for walked in [stamp, FileStamp(size: 3, mtime: stamp.mtime, ctime: stamp.ctime, inode: stamp.inode), .unknown] {
                 var asked: [FileStamp] = []
                 let buffered = diary.readEntry(rel, stamp: walked, digest: { asked.append($0); return true }, ink: true, reader: reader)
-                XCTAssertEqual(buffered.outcome.entry.map { String(describing: $0) }, plain.outcome.entry.map { String(describing: $0) })
+                // The scan keeps no body, so the buffered read may leave it out (EntryCutTests).
+                var whole = plain.outcome.entry
+                whole?.body = ""
+                var read = buffered.outcome.entry
+                read?.body = ""
+                XCTAssertEqual(read.map { String(describing: $0) }, whole.map { String(describing: $0) })
                 XCTAssertEqual(buffered.digest, plain.digest)
                 XCTAssertEqual(buffered.stamp, walked == .unknown ? stamp : walked, "the stamp taken from the opened file is the file's")
                 XCTAssertEqual(asked, [buffered.stamp], "the digest is decided on that stamp")
