@@ -272,15 +272,13 @@ extension Diary {
                     let shown = displayPath(rel)
                     return outcome.problems.allSatisfy { $0.location?.path == shown }
                 }())
-                let fresh = EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
-                                             digest: digest, cacheable: cacheable)
                 diagnostics += outcome.problems.map { Diagnostic($0) }
                 if outcome.entry == nil { failures[Int32(i)] = outcome.problems }
-                let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
-                if let e = outcome.entry {
-                    if slot == nil { parsedEntries[i] = e }
-                    items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: Int32(slot ?? -1)))
-                }
+                let date = outcome.entry?.date
+                if writer == nil, let e = outcome.entry { parsedEntries[i] = e }
+                let slot = writer == nil ? nil : cache.add(EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
+                                                                            digest: digest, cacheable: cacheable), into: &writer!)
+                if let date { items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot ?? -1))) }
             }
         }
         // Files the cache does not hold are parsed on every core, a chunk at a time. While one
@@ -322,11 +320,13 @@ extension Diary {
             var k = 0
             consume(upTo: missing[first + count - 1] + 1) { i in
                 while k < count, missing[first + k] < i { k += 1 }
-                return k < count && missing[first + k] == i ? current[k] : nil
+                // Moved out, not copied: each is taken in once.
+                return k < count && missing[first + k] == i ? current[k].take() : nil
             }
             report?(first + count, missing.count)
             group.wait()
             current = next.value
+            next.value = [] // `current` the only reference, so taking its items out copies nothing
         }
         consume(upTo: files.count) { _ in nil }
         // Oldest first; entries of the same moment by id. Paths are in date order already for the
