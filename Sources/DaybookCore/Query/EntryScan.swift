@@ -272,13 +272,17 @@ extension Diary {
                     let shown = displayPath(rel)
                     return outcome.problems.allSatisfy { $0.location?.path == shown }
                 }())
+                let fresh = EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
+                                             digest: digest, cacheable: cacheable)
                 diagnostics += outcome.problems.map { Diagnostic($0) }
                 if outcome.entry == nil { failures[Int32(i)] = outcome.problems }
-                let date = outcome.entry?.date
-                if writer == nil, let e = outcome.entry { parsedEntries[i] = e }
-                let slot = writer == nil ? nil : cache.add(EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
-                                                                            digest: digest, cacheable: cacheable), into: &writer!)
-                if let date { items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot ?? -1))) }
+                // An entry the cache does not take (racy without a digest, a problem in its
+                // stroke file) is kept as parsed.
+                let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
+                if let e = outcome.entry {
+                    if slot == nil { parsedEntries[i] = e }
+                    items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: Int32(slot ?? -1)))
+                }
             }
         }
         // Files the cache does not hold are parsed on every core, a chunk at a time. While one

@@ -87,6 +87,24 @@ final class EntryCacheTests: XCTestCase {
         XCTAssertTrue(whole.contains("date"), "the broken files' problems are there")
     }
 
+    /// An entry the cache does not take (its stroke file is broken, so its warning must come
+    /// again) is kept as parsed, on a cold cache and a warm one, with its warning each time.
+    func testAnEntryTheCacheDoesNotTakeIsStillRead() throws {
+        for k in 0..<30 {
+            try write(String(format: "2026-11-%02d-0900-e%d.md", 1 + k % 28, k), "---\ndate: 2026-11-\(String(format: "%02d", 1 + k % 28))T09:00:00+01:00\ntitle: E\(k)\n---\nWords \(k).\n")
+        }
+        try write("2026-11-05-0900-e4.strokes.json", "{\"format\": \"daybook-strokes\", \"version\": 1, \"strokes\": [oops]}\n")
+        for run in ["cold", "warm"] {
+            let snapshot = diary.scanEntries()
+            XCTAssertEqual(snapshot.count, 30, run)
+            let k = try XCTUnwrap((0..<snapshot.count).first { snapshot.path($0).hasSuffix("-e4.md") }, run)
+            XCTAssertEqual(snapshot.entry(k).title, "E4", run)
+            // Kept from the parse, not read again when asked for.
+            XCTAssertEqual(snapshot.parsed[snapshot.fileIndex(k)]?.title, "E4", run)
+            XCTAssertEqual(snapshot.diagnostics.filter { $0.message.contains("stroke file is broken") }.count, 1, run)
+        }
+    }
+
     /// The chunks cover every file once, in order, none larger than asked, and end short.
     func testParseChunksCoverEveryFileOnceAndEndShort() {
         for size in [1, 7, 64, 4096] {
