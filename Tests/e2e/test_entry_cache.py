@@ -96,3 +96,38 @@ def test_the_first_command_after_a_clone_reads_only_regular_entry_files(diary):
     written = cache_stamp(diary)
     assert "Real words" in diary.ok("ls").out
     assert cache_stamp(diary) == written, "the stamps taken from the opened files hold on the next run"
+
+
+def tallies_file(diary):
+    return diary.path / ".daybook" / "cache" / "tallies.bin"
+
+
+def test_tag_ls_and_stats_sum_folder_tallies_that_follow_every_change(diary):
+    """`tag ls` and `stats` without filters add up the tallies kept per month folder
+    (`.daybook/cache/tallies.bin`); a folder whose files changed in any way is tallied again."""
+    diary.ok("new", "-m", "alpha #ward here")
+    diary.ok("new", "-m", "older #home note", env={"DAYBOOK_NOW": "2026-10-02T09:00:00+02:00"})
+    assert "1 #ward" in diary.ok("tag", "ls").out
+    st = os.stat(tallies_file(diary))
+    kept = (st.st_ino, st.st_mtime_ns)
+    assert "#ward" in diary.ok("stats").out
+    st = os.stat(tallies_file(diary))
+    assert (st.st_ino, st.st_mtime_ns) == kept, "nothing changed: the file is not written again"
+
+    # A mutation, then an outside edit of the same size and modification time (a racy file).
+    diary.ok("tag", "add", "last", "night")
+    assert "1 #night" in diary.ok("tag", "ls").out
+    entry = next(p for p in diary.entries() if "alpha" in p.read_text())
+    st = os.stat(entry)
+    text = entry.read_text()
+    changed = text.replace("#ward", "#wand")
+    with open(entry, "r+") as f:
+        f.write(changed)
+    os.utime(entry, ns=(st.st_atime_ns, st.st_mtime_ns))
+    out = diary.ok("tag", "ls").out
+    assert "1 #wand" in out and "#ward" not in out
+    assert "#wand" in diary.ok("stats").out
+
+    # A filter takes every entry as before.
+    assert diary.ok("tag", "ls", "--on", "2026-10").out.split() == ["1", "#home"]
+    assert "entries       1" in diary.ok("stats", "--on", "2026-10").out

@@ -132,7 +132,8 @@ public struct CodeApplication {
         // Most quotes are one line already: Foundation's replacing was a seventh of `code ls`.
         let one = !s.utf8.contains(UInt8(ascii: "\n")) ? s
             : s.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-        return one.count > 60 ? String(one.prefix(57)) + "…" : one
+        // 60 bytes or fewer are 60 characters or fewer, without counting them.
+        return one.utf8.count > 60 && one.count > 60 ? String(one.prefix(57)) + "…" : one
     }
 }
 

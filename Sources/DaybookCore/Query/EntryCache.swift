@@ -202,12 +202,18 @@ final class EntryCache: @unchecked Sendable {
     func valid(_ k: Int, stamp: FileStamp, ink: FileStamp?, rel: () -> String) -> Bool {
         let s = slots[k]
         guard s.stamp == stamp, (s.ink < 0 ? nil : inks[Int(s.ink)]) == ink else { return false }
-        guard s.hasDigest else { return true }
-        let at = Int(s.digest) + 1
-        guard let now = EntryCache.digest(ofEntry: root + rel()),
-              now.elementsEqual(bytes[at..<(at + EntryCache.digestSize)]) else { return false }
+        guard let kept = digest(k) else { return true }
+        guard let now = EntryCache.digest(ofEntry: root + rel()), now.elementsEqual(kept) else { return false }
         if !stamp.isRacy(now: self.now), !(ink?.isRacy(now: self.now) ?? false) { settled.insert(k) }
         return true
+    }
+
+    /// The digest a racy slot keeps, nil for a slot without one.
+    func digest(_ k: Int) -> UnsafeBufferPointer<UInt8>? {
+        let s = slots[k]
+        guard s.hasDigest else { return nil }
+        let at = Int(s.digest) + 1
+        return UnsafeBufferPointer(rebasing: bytes[at..<(at + EntryCache.digestSize)])
     }
 
     /// How many records were confirmed by their digest and can be written without it.
@@ -231,6 +237,21 @@ final class EntryCache: @unchecked Sendable {
         guard let date = date(k) else { return nil }
         var r = BinaryReader(bytes, offset: Int(slots[k].payload))
         return try? EntryCache.readEntry(&r, path: rel, date: date, parts: parts)
+    }
+
+    /// How many codings a slot's entry has, read from its record without decoding the entry (the
+    /// count that opens the codings part of `writeEntry`); nil when the record does not read.
+    func codingCount(_ k: Int) -> Int? {
+        guard slots[k].hasDate else { return nil }
+        var r = BinaryReader(bytes, offset: Int(slots[k].payload))
+        do {
+            for _ in 0..<3 { _ = try r.int() } // mood, words, body line
+            _ = try r.bool() // ink
+            for _ in 0..<4 { _ = try r.span() } // title, tags, template, fields
+            let codings = try r.span()
+            var p = BinaryReader(UnsafeBufferPointer(rebasing: bytes[..<codings.upperBound]), offset: codings.lowerBound)
+            return Int(try p.uint())
+        } catch { return nil }
     }
 
     /// The problems of a slot whose file had problems (paths left empty).

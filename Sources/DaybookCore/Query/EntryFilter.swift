@@ -18,6 +18,12 @@ public struct EntryFilter: Sendable {
 
     public init() {}
 
+    /// Whether no condition is set: every entry passes.
+    public var passesEverything: Bool {
+        from == nil && to == nil && on == nil && tags.isEmpty && anyTags.isEmpty && notTags.isEmpty && codes.isEmpty && mood == nil
+            && wheres.isEmpty && template == nil && !hasInk && !onThisDay && last == nil
+    }
+
     /// Checks the expressions once, so matching many entries is cheap.
     /// `expandCode` gives a code and its descendants in the codebook.
     public func compile(clock: Clock, mondayFirst: Bool, expandCode: (String) -> Set<String> = { [$0] }) throws -> CompiledFilter {
@@ -134,8 +140,12 @@ public struct CompiledFilter: Sendable {
     /// The matching entries of a snapshot, oldest first, then the last N of them, with the parts
     /// asked for (and those the conditions need). Conditions on dates alone are answered from the
     /// dates, so only the entries that pass are decoded.
-    public func select(_ snapshot: EntrySnapshot, parts: EntryParts = .all) -> [Entry] {
-        var ks = (0..<snapshot.count).filter { matchesDate(snapshot.date($0)) }
+    /// `among`: the positions a command would drop anyway once decoded (`code ls`: entries
+    /// without codings), told without decoding; not used with `--last`, which counts the entries
+    /// the filters pass, not those the command keeps.
+    public func select(_ snapshot: EntrySnapshot, parts: EntryParts = .all, among: ((Int) -> Bool)? = nil) -> [Entry] {
+        let among = last == nil ? among : nil
+        var ks = (0..<snapshot.count).filter { matchesDate(snapshot.date($0)) && among?($0) ?? true }
         if asksOnlyDates {
             if let last { ks = Array(ks.suffix(last)) }
             return snapshot.entries(ks, parts: parts)

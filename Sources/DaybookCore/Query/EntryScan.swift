@@ -490,6 +490,14 @@ public final class EntrySnapshot: @unchecked Sendable {
         return e
     }
 
+    /// Whether the k-th entry (oldest first) has a coding, told without decoding it when it is
+    /// cached (`EntryCache.codingCount`).
+    public func hasCodings(_ k: Int) -> Bool {
+        let item = items[k]
+        if item.slot >= 0, let n = cache.codingCount(Int(item.slot)) { return n > 0 }
+        return !entry(k, parts: .codings).codings.isEmpty
+    }
+
     /// The entries at these positions, in their order, decoded on every core.
     public func entries<C: Collection>(_ positions: C, parts: EntryParts = .all) -> [Entry] where C.Element == Int {
         let ks = Array(positions)

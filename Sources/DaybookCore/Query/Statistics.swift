@@ -73,107 +73,158 @@ public struct Statistics: Sendable {
     /// The most weeks the sparkline of a summary covers.
     public static let sparklineWeeks = 52
 
-    /// What a summary is made from, gathered in one pass over entries. The tallies of several
-    /// sets of entries merge into the tally of all of them (`study stats`: one per participant,
-    /// gathered on every core).
-    public struct Tally: Sendable {
-        var entries = 0, words = 0, last7Days = 0
-        var days = Set<LocalDay>()
+    /// What a summary is made from, gathered in one pass over entries. A tally does not depend on
+    /// the day it is made or on the week's first day (those come in when it is summed up), and
+    /// the tallies of several sets of entries merge into the tally of all of them, exactly: `study
+    /// stats` merges one per participant, and `stats` one per month folder (`FolderTallies`).
+    public struct Tally: Sendable, Equatable {
+        var entries = 0, words = 0
         var first: LocalDateTime?, last: LocalDateTime?
         var tagCounts: [String: Int] = [:], codeCounts: [String: Int] = [:]
-        /// Entries per week, by the week's first day.
-        var perWeek: [LocalDay: Int] = [:]
-        var mood = Mean(), moodThisWeek = Mean(), moodLastWeek = Mean()
+        /// Each day written, by its ordinal.
+        var days: [Int: Day] = [:]
         var field: FieldTally?
-        /// The scale the moods are on, and the first day of the weeks.
-        var scale: ClosedRange<Int>
-        var mondayFirst: Bool
-        var today: LocalDay
+
+        public init() {}
+
+        /// One day's entries and their moods. Moods are kept on the scale each was given on, as
+        /// whole numbers, so sums are exact in any order; they are put on the diary's scale when a
+        /// summary is made.
+        struct Day: Sendable, Equatable {
+            var entries = 0
+            var moods: [ScaledMoods] = []
+
+            mutating func add(mood: Int, on scale: ClosedRange<Int>) {
+                if let k = moods.firstIndex(where: { $0.scale == scale }) { moods[k].mean.add(Double(mood)) }
+                else {
+                    var m = Mean()
+                    m.add(Double(mood))
+                    moods.append(ScaledMoods(scale: scale, mean: m))
+                }
+            }
+
+            mutating func add(_ other: Day) {
+                entries += other.entries
+                for o in other.moods {
+                    if let k = moods.firstIndex(where: { $0.scale == o.scale }) { moods[k].mean.add(o.mean) } else { moods.append(o) }
+                }
+            }
+
+            static func == (a: Day, b: Day) -> Bool {
+                a.entries == b.entries && a.moods.sorted(by: ScaledMoods.order) == b.moods.sorted(by: ScaledMoods.order)
+            }
+        }
+
+        struct ScaledMoods: Sendable, Equatable {
+            var scale: ClosedRange<Int>
+            var mean: Mean
+
+            static func order(_ a: ScaledMoods, _ b: ScaledMoods) -> Bool {
+                (a.scale.lowerBound, a.scale.upperBound) < (b.scale.lowerBound, b.scale.upperBound)
+            }
+        }
+
+        /// The entries of `other` added to these.
+        public mutating func add(_ other: Tally) {
+            entries += other.entries
+            words += other.words
+            if let f = other.first, first.map({ f < $0 }) ?? true { first = f }
+            if let l = other.last, last.map({ $0 < l }) ?? true { last = l }
+            tagCounts.merge(other.tagCounts, uniquingKeysWith: +)
+            codeCounts.merge(other.codeCounts, uniquingKeysWith: +)
+            for (d, day) in other.days { days[d, default: Day()].add(day) }
+        }
+
+        /// Every tag with its number of entries (`tag ls`).
+        public var tags: [String: Int] { tagCounts }
     }
 
-    /// The summary of `entries`; `top` tags and codes are kept, most used first.
-    public func summary(_ entries: [Entry], top: Int = 10, field: String? = nil) -> Summary {
-        Statistics.summary(tally(entries, field: field), top: top)
-    }
-
+    /// The tally of `entries`; with `field`, the field's values are tallied too.
     public func tally(_ entries: [Entry], field: String? = nil) -> Tally {
-        var t = Tally(scale: moodScales.diary, mondayFirst: mondayFirst, today: today)
-        let thisWeek = today.startOfWeek(mondayFirst: mondayFirst)
+        var t = Tally()
         t.field = field.map(FieldTally.init)
         for e in entries {
             t.entries += 1
             t.words += e.words
-            t.days.insert(e.date.day)
             if t.first.map({ e.date < $0 }) ?? true { t.first = e.date }
             if t.last.map({ $0 < e.date }) ?? true { t.last = e.date }
-            if e.date.day <= today && e.date.day > today.adding(days: -7) { t.last7Days += 1 }
             for tag in e.tags { t.tagCounts[tag, default: 0] += 1 }
             for c in Set(e.codings.map(\.code)) { t.codeCounts[c, default: 0] += 1 }
-            let week = e.date.day.startOfWeek(mondayFirst: mondayFirst)
-            t.perWeek[week, default: 0] += 1
-            if let m = moodScales.onDiaryScale(e) {
-                t.mood.add(m)
-                if week == thisWeek { t.moodThisWeek.add(m) }
-                if week == thisWeek.adding(days: -7) { t.moodLastWeek.add(m) }
-            }
+            var day = t.days[e.date.day.ordinal] ?? Tally.Day()
+            day.entries += 1
+            if let m = e.mood { day.add(mood: m, on: moodScales.scale(of: e)) }
+            t.days[e.date.day.ordinal] = day
             t.field?.add(e)
         }
         return t
     }
 
-    /// The tally of the entries of all `tallies`, moods put on `scale` (each tally's moods mapped
-    /// from its own scale, as MoodScales maps an entry's). Nil when they count weeks from
-    /// different days or as of different days, or hold a field: then only a pass over all the
-    /// entries gives their summary.
-    public static func merged(_ tallies: [Tally], scale: ClosedRange<Int>) -> Tally? {
-        guard let lead = tallies.first, tallies.allSatisfy({ $0.mondayFirst == lead.mondayFirst && $0.today == lead.today && $0.field == nil })
-        else { return nil }
-        var all = Tally(scale: scale, mondayFirst: lead.mondayFirst, today: lead.today)
-        let onto = MoodScales(diary: scale)
-        for t in tallies {
-            all.entries += t.entries
-            all.words += t.words
-            all.last7Days += t.last7Days
-            all.days.formUnion(t.days)
-            if let f = t.first, all.first.map({ f < $0 }) ?? true { all.first = f }
-            if let l = t.last, all.last.map({ $0 < l }) ?? true { all.last = l }
-            all.tagCounts.merge(t.tagCounts, uniquingKeysWith: +)
-            all.codeCounts.merge(t.codeCounts, uniquingKeysWith: +)
-            all.perWeek.merge(t.perWeek, uniquingKeysWith: +)
-            let map = { (v: Double) in onto.onDiaryScale(v, from: t.scale) }
-            all.mood.add(t.mood.mapped(map))
-            all.moodThisWeek.add(t.moodThisWeek.mapped(map))
-            all.moodLastWeek.add(t.moodLastWeek.mapped(map))
-        }
+    /// The tally of the entries of all `tallies`. Nil when one holds a field: then only a pass over
+    /// all the entries gives their summary.
+    public static func merged(_ tallies: [Tally]) -> Tally? {
+        guard tallies.allSatisfy({ $0.field == nil }) else { return nil }
+        var all = Tally()
+        for t in tallies { all.add(t) }
         return all
     }
 
-    /// The summary a tally makes; `top` tags and codes are kept, most used first.
-    public static func summary(_ t: Tally, top: Int = 10) -> Summary {
+    /// The summary of `entries`; `top` tags and codes are kept, most used first.
+    public func summary(_ entries: [Entry], top: Int = 10, field: String? = nil) -> Summary {
+        summary(tally(entries, field: field), top: top)
+    }
+
+    /// The summary a tally makes as of this `today` and week start, moods on this diary's scale;
+    /// `top` tags and codes are kept, most used first.
+    public func summary(_ t: Tally, top: Int = 10) -> Summary {
         var s = Summary()
         s.entries = t.entries
         s.words = t.words
         s.first = t.first
         s.last = t.last
-        s.last7Days = t.last7Days
-        s.mood = t.mood
-        s.moodThisWeek = t.moodThisWeek
-        s.moodLastWeek = t.moodLastWeek
         s.days = t.days.count
         s.tags = Statistics.top(t.tagCounts, top)
         s.codes = Statistics.top(t.codeCounts, top)
-        let thisWeek = t.today.startOfWeek(mondayFirst: t.mondayFirst)
+        let thisWeek = today.startOfWeek(mondayFirst: mondayFirst), lastWeek = thisWeek.adding(days: -7)
+        var perWeek: [Int: Int] = [:]
+        var all: [Tally.ScaledMoods] = [], this: [Tally.ScaledMoods] = [], last: [Tally.ScaledMoods] = []
+        func gather(_ moods: [Tally.ScaledMoods], into list: inout [Tally.ScaledMoods]) {
+            for m in moods {
+                if let k = list.firstIndex(where: { $0.scale == m.scale }) { list[k].mean.add(m.mean) } else { list.append(m) }
+            }
+        }
+        for (ordinal, day) in t.days {
+            let d = LocalDay(ordinal: ordinal)
+            if d <= today && d > today.adding(days: -7) { s.last7Days += day.entries }
+            let week = d.startOfWeek(mondayFirst: mondayFirst)
+            perWeek[week.ordinal, default: 0] += day.entries
+            gather(day.moods, into: &all)
+            if week == thisWeek { gather(day.moods, into: &this) }
+            if week == lastWeek { gather(day.moods, into: &last) }
+        }
+        s.mood = onDiaryScale(all)
+        s.moodThisWeek = onDiaryScale(this)
+        s.moodLastWeek = onDiaryScale(last)
         if let first = s.first?.day, let last = s.last?.day {
             // Up to this week while the diary is alive, so a pause shows; an old selection
             // (`--on 2019`) ends at its own last week instead of a year of empty weeks.
-            let lastWeek = last.startOfWeek(mondayFirst: t.mondayFirst)
-            let end = last <= t.today && last > t.today.adding(days: -365) ? thisWeek : lastWeek
-            let start = max(first.startOfWeek(mondayFirst: t.mondayFirst), end.adding(days: -7 * (Statistics.sparklineWeeks - 1)))
+            let lastWeek = last.startOfWeek(mondayFirst: mondayFirst)
+            let end = last <= today && last > today.adding(days: -365) ? thisWeek : lastWeek
+            let start = max(first.startOfWeek(mondayFirst: mondayFirst), end.adding(days: -7 * (Statistics.sparklineWeeks - 1)))
             s.weeksStart = start
-            s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { t.perWeek[LocalDay(ordinal: $0)] ?? 0 }
+            s.weeks = stride(from: start.ordinal, through: end.ordinal, by: 7).map { perWeek[$0] ?? 0 }
         }
         s.field = t.field
         return s
+    }
+
+    /// Moods given on several scales as one mean on the diary's scale, the scales taken in order
+    /// (so the sum is the same whatever order the moods came in).
+    func onDiaryScale(_ moods: [Tally.ScaledMoods]) -> Mean {
+        var out = Mean()
+        for m in moods.sorted(by: Tally.ScaledMoods.order) {
+            out.add(m.scale == moodScales.diary ? m.mean : m.mean.mapped { moodScales.onDiaryScale($0, from: m.scale) })
+        }
+        return out
     }
 
     static func top(_ counts: [String: Int], _ n: Int) -> [(name: String, entries: Int)] {
@@ -286,7 +337,7 @@ public struct Statistics: Sendable {
 /// entries that hold it; each option of a list apart, so a `multi` field counts each choice). A
 /// field is numeric when every value it has there is a number; else its counts are what matter
 /// ("most frequent feeling"). KEY is any key `ls --columns` takes (`location.name` too).
-public struct FieldTally: Sendable {
+public struct FieldTally: Sendable, Equatable {
     public var key: String
     /// The values that are numbers.
     public var values = Mean()

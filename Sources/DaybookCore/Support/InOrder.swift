@@ -1,11 +1,11 @@
 // Work on every core, results in order: what `check` and the streamed exports do for each entry.
 import Foundation
 
-enum InOrder {
+public enum InOrder {
     /// Runs `work` for 0..<count on every core, a chunk at a time, and hands each result to
     /// `consume` on the calling thread in index order. Memory holds one chunk's results, so a
     /// stream of 100,000 entries never holds them all.
-    static func forEach<T>(_ count: Int, chunk: Int = 256, _ work: (Int) -> T, consume: (Int, T) throws -> Void) rethrows {
+    public static func forEach<T>(_ count: Int, chunk: Int = 256, _ work: (Int) -> T, consume: (Int, T) throws -> Void) rethrows {
         for first in stride(from: 0, to: count, by: chunk) {
             let n = min(chunk, count - first)
             let results = [T](unsafeUninitializedCapacity: n) { buffer, initialized in

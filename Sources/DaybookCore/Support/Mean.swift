@@ -2,13 +2,21 @@
 import Foundation
 
 /// Built one value at a time, so a pass over many entries keeps only four numbers.
-public struct Mean: Sendable {
+public struct Mean: Sendable, Equatable {
     public private(set) var count = 0
     public private(set) var sum = 0.0
     public private(set) var min: Double?
     public private(set) var max: Double?
 
     public init() {}
+
+    /// A mean as it was stored (`FolderTallies`).
+    init(count: Int, sum: Double, min: Double?, max: Double?) {
+        self.count = count
+        self.sum = sum
+        self.min = min
+        self.max = max
+    }
 
     public mutating func add(_ v: Double) {
         count += 1

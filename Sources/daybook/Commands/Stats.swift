@@ -27,10 +27,15 @@ struct Stats: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let schedule = diary.config.schedule
-        let entries = try filters.entries(of: diary, bodies: false,
-                                          parts: field != nil ? .all : by != nil ? Statistics.periodParts : Statistics.summaryParts)
         let statistics = Statistics(diary: diary)
         let printer = StatsPrinter(field: field)
+        // The summary of the whole diary (no filter, field or schedule) adds up the tallies kept
+        // per month folder (`.daybook/cache/tallies.bin`), decoding only folders that changed.
+        if by == nil, field == nil, schedule.isEmpty, let snapshot = try filters.unfiltered(diary) {
+            return report(statistics.summary(snapshot.tally()), owed: [], schedule: schedule, printer)
+        }
+        let entries = try filters.entries(of: diary, bodies: false,
+                                          parts: field != nil ? .all : by != nil ? Statistics.periodParts : Statistics.summaryParts)
         if let by {
             let rows = statistics.table(entries, by: by, field: field)
             if json { Terminal.out(JSONValue.array(rows.map(\.json)).serialized(pretty: true)) }
@@ -42,15 +47,19 @@ struct Stats: ParsableCommand {
             let owed = summary.first.map { first in
                 Owed.compute(schedule, entries: entries, now: diary.clock.nowLocal, days: diary.clock.today.ordinal - first.day.ordinal + 1)
             } ?? []
-            if json {
-                var o = summary.json
-                if !schedule.isEmpty, case var .object(pairs) = o {
-                    pairs.append(("schedule", .array(owed.map { .object([("template", .string($0.rule.template)), ("owed", .int($0.owed)), ("kept", .int($0.kept))]) })))
-                    o = .object(pairs)
-                }
-                Terminal.out(o.serialized(pretty: true))
-            } else if csv { printer.csv(summary, schedule: owed) }
-            else { printer.summary(summary, schedule: owed) }
+            report(summary, owed: owed, schedule: schedule, printer)
         }
+    }
+
+    private func report(_ summary: Statistics.Summary, owed: [Owed], schedule: [ScheduleRule], _ printer: StatsPrinter) {
+        if json {
+            var o = summary.json
+            if !schedule.isEmpty, case var .object(pairs) = o {
+                pairs.append(("schedule", .array(owed.map { .object([("template", .string($0.rule.template)), ("owed", .int($0.owed)), ("kept", .int($0.kept))]) })))
+                o = .object(pairs)
+            }
+            Terminal.out(o.serialized(pretty: true))
+        } else if csv { printer.csv(summary, schedule: owed) }
+        else { printer.summary(summary, schedule: owed) }
     }
 }

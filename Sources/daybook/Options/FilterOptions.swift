@@ -43,14 +43,25 @@ struct FilterOptions: ParsableArguments {
     /// `warn` is false (`streak --check` prints nothing). Without `bodies` the entries come from
     /// the cache with empty bodies, for commands that need only metadata; `parts` leaves out what
     /// a command does not look at (see EntryParts).
-    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all) throws -> [Entry] {
+    /// With `coded`, entries without a coding are left out where that does not change what
+    /// `--last` counts (`CompiledFilter.select`).
+    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false) throws -> [Entry] {
         let (compiled, snapshot) = try scan(diary)
         var diags = snapshot.diagnostics
-        var chosen = compiled.select(snapshot, parts: parts)
+        var chosen = compiled.select(snapshot, parts: parts, among: coded ? snapshot.hasCodings : nil)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags + compiled.takeWarnings(diary)) }
         UntilExit.keep(chosen)
         return chosen
+    }
+
+    /// The diary's entries as of one walk when no filter is given (every entry passes), its
+    /// unreadable entries warned about; nil when a filter is given.
+    func unfiltered(_ diary: Diary) throws -> EntrySnapshot? {
+        guard filter.passesEverything else { return nil }
+        let (compiled, snapshot) = try scan(diary)
+        Terminal.warnings(snapshot.diagnostics + compiled.takeWarnings(diary))
+        return snapshot
     }
 
     /// The filter, and the diary's entries as of one walk (a progress bar while a cold cache is

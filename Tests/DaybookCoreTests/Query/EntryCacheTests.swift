@@ -419,6 +419,29 @@ final class EntryCacheTests: XCTestCase {
         try FileManager.default.removeItem(atPath: cacheFile)
         return load().0
     }
+
+    /// `code ls` leaves out entries without codings by the count at the head of their record's
+    /// codings, without decoding them: the count must be what decoding gives, from the cache and
+    /// from a fresh parse, and `--last` still counts every entry the filters pass.
+    func testCodingCountsReadWithoutDecodingAreWhatDecodingGives() throws {
+        try write("2026-11-01-0900-a.md", "---\ndate: 2026-11-01T09:00:00+01:00\ntitle: A long title that is not a small string\ntags: [x]\ncodes:\n  - trust\n  - code: care\n    quote: \"words\"\n---\nSome words.\n")
+        try write("2026-11-02-0900-b.md", "---\ndate: 2026-11-02T09:00:00+01:00\nplace: {name: Ward}\n---\nNo codes here.\n")
+        try write("2026-11-03-0900-c.md", "---\ndate: 2026-11-03T09:00:00+01:00\ncodes: [relief]\n---\n")
+        try write("2026-11-04-0900-d.md", "---\ndate: 2026-11-04T09:00:00+01:00\n---\nThe last, without codes.\n")
+        try write("2026-11-05-0900-broken.md", "---\ndate: [\n---\n")
+        for run in ["fresh", "cached"] {
+            let s = diary.scanEntries()
+            XCTAssertEqual(s.count, 4, run)
+            XCTAssertEqual((0..<s.count).map(s.hasCodings), (0..<s.count).map { !s.entry($0).codings.isEmpty }, run)
+            XCTAssertEqual((0..<s.count).map(s.hasCodings), [true, false, true, false], run)
+            let all = try EntryFilter().compile(clock: diary.clock, mondayFirst: true)
+            XCTAssertEqual(all.select(s, among: s.hasCodings).map(\.path), ["\(dir)/2026-11-01-0900-a.md", "\(dir)/2026-11-03-0900-c.md"], run)
+            var last = EntryFilter()
+            last.last = 1
+            XCTAssertEqual(try last.compile(clock: diary.clock, mondayFirst: true).select(s, among: s.hasCodings).map(\.path),
+                           ["\(dir)/2026-11-04-0900-d.md"], "\(run): --last counts the entries the filters pass")
+        }
+    }
 }
 
 /// The snapshot reads lazily from the cache: what it gives must not depend on how it was read.

@@ -33,24 +33,50 @@ final class StatisticsTests: XCTestCase {
                 parts[parts.count - 1].append(e)
             }
             let whole = stats.summary(entries, top: 3)
-            guard let all = Statistics.merged(parts.map { stats.tally($0) }, scale: 1...5) else { return XCTFail("same week start") }
-            let merged = Statistics.summary(all, top: 3)
+            guard let all = Statistics.merged(parts.map { stats.tally($0) }) else { return XCTFail("no field") }
+            let merged = stats.summary(all, top: 3)
             XCTAssertEqual(merged.json, whole.json, "round \(round), \(parts.count) parts")
             XCTAssertEqual([merged.mood.min, merged.mood.max, merged.moodThisWeek.max], [whole.mood.min, whole.mood.max, whole.moodThisWeek.max])
         }
     }
 
-    func testMergedTalliesPutEachMoodOnTheLeadScaleAndRefuseDifferentWeeks() {
+    func testMergedTalliesPutEachMoodOnTheLeadScaleWhateverTheirWeekStart() {
         let five = Statistics(today: today, mondayFirst: true)
-        let ten = Statistics(today: today, mondayFirst: true, moodScales: MoodScales(diary: 1...10))
+        let ten = Statistics(today: today, mondayFirst: false, moodScales: MoodScales(diary: 1...10))
         let a = five.tally([entry("2026-11-20 09:00", mood: 5)]), b = ten.tally([entry("2026-11-19 09:00", mood: 8), entry("2026-11-18 09:00", mood: 1)])
-        let all = Statistics.summary(Statistics.merged([a, b], scale: 1...5)!)
+        let all = five.summary(Statistics.merged([a, b])!)
         // 8 on 1–10 is 4.11 on 1–5 and 1 is 1: (5 + 4.111 + 1) / 3.
         XCTAssertEqual(all.mood.value!, (5 + (1 + 7.0 / 9 * 4) + 1) / 3, accuracy: 1e-9)
         XCTAssertEqual(all.mood.max!, 5, accuracy: 1e-9)
         XCTAssertEqual(all.mood.min!, 1, accuracy: 1e-9)
-        let sundays = Statistics(today: today, mondayFirst: false).tally([entry("2026-11-17 09:00")])
-        XCTAssertNil(Statistics.merged([a, sundays], scale: 1...5), "weeks counted from different days")
+        // A tally knows days, not weeks: the summary counts weeks from its own first day.
+        XCTAssertEqual(all.weeks.suffix(1), [3], "Wednesday to Friday in one week from Monday")
+        XCTAssertEqual(ten.summary(Statistics.merged([a, b])!).weeks.suffix(1), [3], "and in one week from Sunday")
+        var withField = a
+        withField.field = FieldTally("minutes")
+        XCTAssertNil(Statistics.merged([withField, b]), "a field needs every entry")
+    }
+
+    /// Moods on several scales are summed per scale, so the average is the same to the last bit
+    /// in whatever order entries are tallied (the per-folder tallies of `stats` rely on it).
+    func testMoodsOnSeveralScalesAverageTheSameInAnyOrder() {
+        let scales = MoodScales(diary: 1...5, ofTemplate: { $0 == "ten" ? 1...10 : $0 == "seven" ? 0...7 : nil })
+        let stats = Statistics(today: today, mondayFirst: true, moodScales: scales)
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<100 {
+            let entries = (0..<Int.random(in: 1...60, using: &rng)).map { _ -> Entry in
+                let template = ["ten", "seven", nil].randomElement(using: &rng)!
+                var e = entry("\(today.adding(days: -Int.random(in: 0...20, using: &rng))) 09:00",
+                              mood: Int.random(in: 0...(template == nil ? 5 : 7), using: &rng))
+                e.template = template
+                return e
+            }
+            let whole = stats.summary(entries)
+            let shuffled = stats.summary(Statistics.merged(entries.shuffled(using: &rng).map { stats.tally([$0]) })!)
+            XCTAssertEqual(shuffled.mood, whole.mood, "round \(round)")
+            XCTAssertEqual(shuffled.moodThisWeek, whole.moodThisWeek, "round \(round)")
+            XCTAssertEqual(shuffled.moodLastWeek, whole.moodLastWeek, "round \(round)")
+        }
     }
 
     func testSummary() {

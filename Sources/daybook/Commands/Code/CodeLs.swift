@@ -30,7 +30,7 @@ struct CodeLs: ParsableCommand {
         // Metadata from the cache, where the codings' places in the body are kept too; a body is
         // read only when they are not known, and not kept, so memory stays bounded.
         var groups: [(Entry, [(coding: Coding, anchor: QuoteAnchor?)])] = []
-        for e in try filters.entries(of: diary, bodies: false, parts: [.title, .codings]) {
+        for e in try filters.entries(of: diary, bodies: false, parts: [.title, .codings], coded: true) {
             let hits = e.codings.indices.filter { k in let c = e.codings[k]; return wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
             guard !hits.isEmpty else { continue }
             let anchors = e.anchors.flatMap { $0.count == e.codings.count ? $0 : nil }
@@ -52,22 +52,25 @@ struct CodeLs: ParsableCommand {
             Terminal.out(CodeLs.csvRow(headers), terminator: "\r\n")
             for (e, codings) in groups { for (c, _) in codings { Terminal.out(CodeLs.csvRow(cells(e, c).map { $0 ?? "" }), terminator: "\r\n") } }
         } else {
-            for (n, (e, codings)) in groups.enumerated() {
-                if n > 0 { Terminal.out("") }
-                Terminal.out("\(Terminal.dim(e.date.day.description)) \(Terminal.bold(TerminalText.shown(e.title)))  \(Terminal.dim(diary.displayPath(e.path)))")
+            // Each entry's lines are made on every core and written in order.
+            InOrder.forEach(groups.count, chunk: 4096, { n -> String in
+                let (e, codings) = groups[n]
+                var text = n > 0 ? "\n" : ""
+                text += "\(Terminal.dim(e.date.day.description)) \(Terminal.bold(TerminalText.shown(e.title)))  \(Terminal.dim(diary.displayPath(e.path)))\n"
                 for (c, anchor) in codings {
-                    var line = "  " + Terminal.accent(c.code) + "  "
+                    text += "  " + Terminal.accent(c.code) + "  "
                     if let q = c.quote {
-                        line += "\"\(CodeApplication.short(q))\""
-                        if anchor == nil { line += " (orphaned: not in the body)" }
+                        text += "\"\(CodeApplication.short(q))\""
+                        if anchor == nil { text += " (orphaned: not in the body)" }
                     } else {
-                        line += c.unquotedPlace
+                        text += c.unquotedPlace
                     }
-                    if let m = c.memo { line += "  — " + m }
-                    if let who = c.coder { line += "  " + Terminal.dim("[\(who)]") }
-                    Terminal.out(line)
+                    if let m = c.memo { text += "  — " + m }
+                    if let who = c.coder { text += "  " + Terminal.dim("[\(who)]") }
+                    text += "\n"
                 }
-            }
+                return text
+            }, consume: { _, text in Terminal.out(text, terminator: "") })
         }
         if groups.isEmpty { throw DaybookError.nothing("") }
     }

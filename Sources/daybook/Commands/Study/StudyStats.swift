@@ -29,7 +29,7 @@ struct StudyStats: ParsableCommand {
         /// The members' summary together, on the lead's mood scale and week.
         func together(_ members: [(participant: Participant, diary: Diary, value: (entries: [Entry], tally: Statistics.Tally))]) -> Statistics.Summary {
             let lead = members[0].diary
-            if let all = Statistics.merged(members.map(\.value.tally), scale: lead.moodScales.diary) { return Statistics.summary(all) }
+            if let all = Statistics.merged(members.map(\.value.tally)) { return Statistics(diary: lead).summary(all) }
             return Statistics(diary: lead).summary(members.flatMap(\.value.entries))
         }
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
@@ -39,7 +39,7 @@ struct StudyStats: ParsableCommand {
                              together(g.members)))
             }
         } else {
-            rows = read.map { p, _, value in (p.id, StudyDiaries.json(p), Statistics.summary(value.tally)) }
+            rows = read.map { p, diary, value in (p.id, StudyDiaries.json(p), Statistics(diary: diary).summary(value.tally)) }
         }
         let all = together(read)
         if output.json {

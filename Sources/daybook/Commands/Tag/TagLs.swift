@@ -18,8 +18,9 @@ struct TagLs: ParsableCommand {
 
     func run() throws {
         let diary = try global.openDiary()
-        var counts: [String: Int] = [:]
-        for e in try filters.entries(of: diary, bodies: false, parts: .tags) { for t in e.tags { counts[t, default: 0] += 1 } }
+        // Without filters, the tallies kept per month folder (as `stats`) give the counts.
+        let counts = try filters.unfiltered(diary)?.tally().tags
+            ?? Statistics(diary: diary).tally(try filters.entries(of: diary, bodies: false, parts: .tags)).tags
         let rows = counts.sorted { sort == .count && $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         if json {
             Terminal.out(JSONValue.array(rows.map { .object([("tag", .string($0.key)), ("entries", .int($0.value))]) }).serialized(pretty: true))
