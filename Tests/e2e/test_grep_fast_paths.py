@@ -5,6 +5,7 @@ exactly the same text but cannot take the plain path (`nurs[e]` for `nurse`), wi
 without, over entries with the string in the front matter only, across lines, at the file's end,
 with CRLF and Unicode."""
 import random
+import re
 
 import pytest
 
@@ -59,3 +60,40 @@ def test_a_plain_string_spanning_lines_matches_no_line(diary):
     fill(diary)
     assert diary.run("grep", "-F", "ward\nnurse").rc == 1
     assert diary.run("grep", "-c", "ward").rc == 0
+
+
+def test_reading_every_file_finds_what_the_walk_finds_and_stats_no_entry_by_name(diary, tmp_path):
+    """A search of the whole diary that the word index cannot narrow down reads every entry file and
+    takes its stamp from the file it opened, with no walk that stats each one first; an entry
+    written by hand since the cache, and a broken one, are told as after the walk."""
+    import os
+    import subprocess
+    fill(diary)
+    diary.ok("ls")  # the cache, warm
+    folder = diary.path / "entries" / "2026" / "10"
+    (folder / "2026-10-30-0900-by-hand.md").write_text("---\ntitle: By hand\ndate: 2026-10-30T09:00:00+01:00\n---\nnurse 42\n")
+    (folder / "2026-10-30-1000-broken.md").write_text("---\ntitle: [open\ndate: 2026-10-30T10:00:00+01:00\n---\nnurse 43\n")
+    for args in (["-c", "\\d{2}"], ["nurse"], ["-C1", "-i", "NURSE|ward"], ["-l", "^"]):
+        walked = diary.run("grep", *args, env={"DAYBOOK_GREP_READ": "chosen", "DAYBOOK_INDEX_MIN": "0"})
+        read = diary.run("grep", *args, env={"DAYBOOK_INDEX_MIN": "0"})
+        assert (read.rc, read.out) == (walked.rc, walked.out), args
+        assert sorted(read.err.splitlines()) == sorted(walked.err.splitlines()), args
+        assert "2026-10-30-1000-broken.md:3:5: warning: invalid YAML" in read.err, read.err
+        if args == ["nurse"]:
+            assert "by-hand.md:5:" in read.out and "broken.md" not in read.out, read.out
+    try:
+        traced = subprocess.run(["strace", "-f", "-o", os.devnull, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        traced = False
+    if not traced:
+        pytest.skip("strace cannot trace here (scripts/setup installs it; ptrace may be forbidden)")
+    stat_call = re.compile(r"^\d+\s+(?:newfstatat|fstatat64|statx|lstat|stat|lstat64|stat64)\(.*-e\.md\"")
+    counts = {}
+    for how in ("chosen", "all"):
+        log = tmp_path / f"strace-{how}.log"
+        env = dict(diary.env, DAYBOOK_GREP_READ=how)
+        p = subprocess.run(["strace", "-f", "-o", str(log), diary.bin, "grep", "-c", "\\d{2}"], capture_output=True, text=True,
+                           env=env, cwd=diary.path.parent, timeout=120)
+        assert p.returncode == 0, p.stderr
+        counts[how] = sum(1 for line in log.read_text().splitlines() if stat_call.match(line))
+    assert counts["chosen"] >= 260 and counts["all"] == 0, counts

@@ -21,6 +21,8 @@ struct FileResult {
     var lines: [GrepLine] = []
     var count = 0
     var problems: [Diagnostic] = []
+    /// The stamp of the file the bytes were read from, when asked for and it could be read.
+    var stamp: FileStamp?
 }
 
 extension Grep {
@@ -32,7 +34,7 @@ extension Grep {
     /// are parsed afresh (a cold metadata cache), `indexing` while the index is built.
     /// A process that keeps the entries between requests passes its `snapshot` (else the diary is
     /// walked); `newestFirst` reports in reverse path order, and `found` returning false stops the
-    /// search after the batch at hand (search as you type wants the newest few, not all).
+    /// search (search as you type wants the newest few, not all; the batch at hand was read).
     public func search(_ diary: Diary, snapshot given: EntrySnapshot? = nil, newestFirst: Bool = false,
                        filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
                        reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
@@ -47,6 +49,11 @@ extension Grep {
                        reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
                        problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Bool) rethrows {
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
+        var index: WordIndex? // opened to decide, kept for the lookup below
+        if given == nil, !newestFirst, readsEveryFile(diary, runs: runs, filter: filter, policy: policy, index: &index),
+           try searchEveryFile(diary, problem: problem, found: found) {
+            return
+        }
         // One walk serves both: the metadata pass and the word index check their files by it.
         let snapshot = given ?? diary.scanEntries(progress: reading)
         if given == nil { UntilExit.keep(snapshot) }
@@ -56,18 +63,33 @@ extension Grep {
         // its date.
         var chosen = filter.positions(snapshot).map(snapshot.fileIndex).sorted()
         if !runs.isEmpty, chosen.count >= max(1, policy.minimumEntries) {
-            let lookup = WordIndexLookup(diary, files: snapshot.files, walkedAt: snapshot.walkedAt)
+            let lookup = WordIndexLookup(diary, files: snapshot.files, walkedAt: snapshot.walkedAt, index: index)
             if lookup.needsBuild { lookup.rebuild(progress: indexing) }
             if let keep = lookup.candidates(runs: runs) { chosen = chosen.filter { keep[$0] } }
         }
-        // The files in path order. Paths become Strings on the threads that read the files (and
-        // ids only for entries that match), unless the walk's bytes cannot tell the order.
         let files = snapshot.files
-        var order = chosen
-        if !files.isAscendingASCII(order) {
-            order = order.map { (i: $0, path: files.rel($0)) }.sorted { $0.path < $1.path }.map(\.i)
-        }
+        var order = Grep.pathOrder(chosen, files)
         if newestFirst { order.reverse() }
+        try searchFiles(order, of: files, in: diary, stamping: false) { _, path, result in
+            result.problems.forEach(problem)
+            guard result.count > 0 else { return true }
+            return try found(GrepResult(id: Entry.id(ofPath: path), path: path, lines: result.lines, matchingLines: result.count))
+        }
+    }
+
+    /// Files `chosen` of a walk (by their place in it) in path order. Paths become Strings on the
+    /// threads that read the files, unless the walk's bytes cannot tell the order.
+    static func pathOrder(_ chosen: [Int], _ files: EntryWalk) -> [Int] {
+        guard !files.isAscendingASCII(chosen) else { return chosen }
+        return chosen.map { (i: $0, path: files.rel($0)) }.sorted { $0.path < $1.path }.map(\.i)
+    }
+
+    /// Reads and searches files `order` of a walk a batch at a time on every core, and hands each
+    /// file's place, path and result to `take` in that order; `take` returning false stops the
+    /// search there. With `stamping`, each result has the stamp of the file its bytes were read
+    /// from.
+    private func searchFiles(_ order: [Int], of files: EntryWalk, in diary: Diary, stamping: Bool,
+                             take: (Int, String, FileResult) throws -> Bool) rethrows {
         // Copies of the search, one per thread at a time: a Pattern serves one thread at a time.
         let pool = ReusePool(self) { try? self.copy() }
         let root = diary.root.path
@@ -77,7 +99,7 @@ extension Grep {
         var start = 0
         while start < order.count {
             let items = order[start..<min(start + batch, order.count)]
-            var results = [(path: String, id: String, result: FileResult)](repeating: ("", "", FileResult()), count: items.count)
+            var results = [(path: String, result: FileResult)](repeating: ("", FileResult()), count: items.count)
             let chunk = 16
             results.withUnsafeMutableBufferPointer { slots in
                 let slots = slots
@@ -87,23 +109,72 @@ extension Grep {
                         for k in (c * chunk)..<min(c * chunk + chunk, items.count) {
                             let i = items[start + k]
                             let path = files.rel(i)
-                            let result = grep.searchFile(path, size: files.files[i].stamp.size, root: root, in: diary)
-                            slots[k] = (path, result.count > 0 ? Entry.id(ofPath: path) : "", result)
+                            let size = stamping ? nil : files.files[i].stamp.size
+                            slots[k] = (path, grep.searchFile(path, size: size, root: root, in: diary, stamping: stamping))
                         }
                     }
                 }
             }
-            var more = true
-            for (path, id, result) in results {
-                result.problems.forEach(problem)
-                if more, result.count > 0 {
-                    more = try found(GrepResult(id: id, path: path, lines: result.lines, matchingLines: result.count))
-                }
+            for (k, (path, result)) in results.enumerated() {
+                guard try take(items[start + k], path, result) else { return }
             }
-            if !more { return }
             start += items.count
             batch = min(batch * 2, 4096)
         }
+    }
+
+    /// Below this share of the diary's files, the word index's choice is worth the walk that
+    /// stats every file before it (see `readsEveryFile`).
+    static let everyFileShare = 0.7
+
+    /// Whether a search of the whole diary (no filter) is quicker reading every entry file,
+    /// each stamped from the file it opened (as a cold parse does), than walking and stat-ing
+    /// them all first to check the cache and the word index: when the pattern gives the index no
+    /// word to look up, or the index leaves in at least `everyFileShare` of its files. On
+    /// 100,000 entries, the stat walk costs about half of what reading every file does. Without
+    /// an index, the walk is taken (it builds one). The index opened to decide is left in `index`.
+    func readsEveryFile(_ diary: Diary, runs: [String], filter: CompiledFilter, policy: WordIndexPolicy,
+                        index opened: inout WordIndex?) -> Bool {
+        guard filePattern != nil, filter.passesEverything else { return false }
+        if let everyFile = policy.everyFile { return everyFile }
+        if runs.isEmpty { return true }
+        opened = WordIndex.open(WordIndex.file(of: diary))
+        guard let index = opened, index.docCount >= max(1, policy.minimumEntries),
+              let docs = WordIndexLookup.docs(index, runs: runs) else { return false }
+        return Double(docs.count) >= Grep.everyFileShare * Double(index.docCount)
+    }
+
+    /// The search of every entry file with no walk that stats them: the folders are listed, each
+    /// file is read and stamped from the descriptor it was read by, and that stamp is checked
+    /// against the entry cache. An entry the cache holds as readable is reported; one it holds
+    /// as unreadable gives its problems instead; a file it does not hold as it is now is parsed
+    /// (and the cache left for the next command to bring up to date). Problems come in path
+    /// order among the results. False (nothing done) on a cold cache, which the general search
+    /// fills.
+    private func searchEveryFile(_ diary: Diary, problem: (Diagnostic) -> Void,
+                                 found: (GrepResult) throws -> Bool) rethrows -> Bool {
+        let cache = EntryCache(diary: diary, now: FileStamp.now)
+        guard cache.count > 0 else { return false }
+        var files = diary.walk(stamps: false)
+        try searchFiles(Grep.pathOrder(Array(0..<files.count), files), of: files, in: diary, stamping: true) { i, path, result in
+            if let stamp = result.stamp {
+                files.files[i].stamp = stamp
+                if let s = cache.slot(files, i) {
+                    guard cache.date(s) != nil else {
+                        cache.problems(s, shown: diary.displayPath(path)).forEach { problem(Diagnostic($0)) }
+                        return true
+                    }
+                } else {
+                    let outcome = diary.readEntry(path)
+                    outcome.problems.forEach { problem(Diagnostic($0)) }
+                    guard outcome.entry != nil else { return true }
+                }
+            }
+            result.problems.forEach(problem)
+            guard result.count > 0 else { return true }
+            return try found(GrepResult(id: Entry.id(ofPath: path), path: path, lines: result.lines, matchingLines: result.count))
+        }
+        return true
     }
 
     /// Files larger than this are matched line by line only (see `searchFile`).
@@ -111,9 +182,18 @@ extension Grep {
 
     /// One file's matching lines and the problems met reading it. `size`: the file's size as the
     /// walk saw it, to read it with one read.
-    func searchFile(_ rel: String, size: Int? = nil, root: String, in diary: Diary) -> FileResult {
+    /// With `stamping`, the file is stamped from the descriptor it is read by (`FileResult.stamp`),
+    /// and only a regular file is read (`FileBytes.read`); the pattern must then have a
+    /// `filePattern`.
+    func searchFile(_ rel: String, size: Int? = nil, root: String, in diary: Diary, stamping: Bool = false) -> FileResult {
+        var result = searchBytes(rel, size: size, root: root, in: diary, stamping: stamping)
+        if stamping { result.stamp = file.stamp }
+        return result
+    }
+
+    private func searchBytes(_ rel: String, size: Int?, root: String, in diary: Diary, stamping: Bool) -> FileResult {
         guard let filePattern else { return searchText(rel, in: diary) }
-        guard file.read(rel, in: root, size: size) else {
+        guard file.read(rel, in: root, size: size, stamping: stamping) else {
             return FileResult(problems: [Diagnostic(.io("cannot read the file", at: SourceLocation(path: diary.displayPath(rel))))])
         }
         let bytes = file.bytes

@@ -260,6 +260,16 @@ final class EntryCache: @unchecked Sendable {
         return try? r.array { try EntryCache.readProblem(&$0) }
     }
 
+    /// The problems of a slot whose file had problems, located in the file shown as `shown`
+    /// (a record that does not read back says the file cannot be read).
+    func problems(_ k: Int, shown: String) -> [DaybookError] {
+        (problems(k) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
+            var p = p
+            p.location?.path = shown
+            return p
+        }
+    }
+
     private func load() {
         guard let m = MappedFile(file.path) else { return }
         loaded = adopt(m)

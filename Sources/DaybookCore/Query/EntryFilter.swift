@@ -111,6 +111,11 @@ public struct CompiledFilter: Sendable {
             && template == nil && !hasInk
     }
 
+    /// Whether every entry passes (no condition, no --last).
+    var passesEverything: Bool {
+        asksOnlyDates && lower == nil && upper == nil && monthDay == nil && last == nil
+    }
+
     /// The matching entries of a date-sorted list, then the last N of them.
     public func apply(_ entries: [Entry]) -> [Entry] {
         let hits = entries.filter(matches)

@@ -251,12 +251,7 @@ extension Diary {
                     if let date = cache.date(s) {
                         items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot)))
                     } else {
-                        let shown = displayPath(files.rel(i))
-                        let problems = (cache.problems(s) ?? [.input("cannot read the file", at: SourceLocation(path: shown))]).map { p in
-                            var p = p
-                            p.location?.path = shown
-                            return p
-                        }
+                        let problems = cache.problems(s, shown: displayPath(files.rel(i)))
                         failures[Int32(i)] = problems
                         diagnostics += problems.map { Diagnostic($0) }
                     }

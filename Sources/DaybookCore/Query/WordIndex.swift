@@ -246,4 +246,6 @@ struct DocSet {
     }
 
     var isEmpty: Bool { !bits.contains { $0 != 0 } }
+
+    var count: Int { bits.reduce(0) { $0 + $1.nonzeroBitCount } }
 }

@@ -12,11 +12,21 @@ public struct WordIndexPolicy: Sendable {
 
     public init() {}
 
+    /// Whether a search with no filter reads every entry file, each stamped from the file it
+    /// opened, instead of a walk that stats them all first (`Grep.readsEveryFile`); nil lets
+    /// the index decide. Tests set it to run both ways.
+    public var everyFile: Bool?
+
     /// From the environment: `DAYBOOK_NO_INDEX=1` searches every file; `DAYBOOK_INDEX_MIN=N`
-    /// sets `minimumEntries` (for tests).
+    /// sets `minimumEntries`; `DAYBOOK_GREP_READ=all` or `=chosen` sets `everyFile` (for tests).
     public init(environment env: [String: String]) {
         enabled = (env["DAYBOOK_NO_INDEX"] ?? "").isEmpty || env["DAYBOOK_NO_INDEX"] == "0"
         if let n = env["DAYBOOK_INDEX_MIN"].flatMap(Int.init), n >= 0 { minimumEntries = n }
+        switch env["DAYBOOK_GREP_READ"] {
+        case "all": everyFile = true
+        case "chosen": everyFile = false
+        default: break
+        }
     }
 }
 
@@ -34,12 +44,13 @@ final class WordIndexLookup {
     /// Files new, changed or gone since the build, and racy ones that a rebuild now would settle.
     private(set) var stale = 0
 
-    /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index.
-    init(_ diary: Diary, files: EntryWalk, walkedAt: Int) {
+    /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index (`opened`
+    /// when it was opened already).
+    init(_ diary: Diary, files: EntryWalk, walkedAt: Int, index opened: WordIndex? = nil) {
         self.diary = diary
         self.files = files
         self.walkedAt = walkedAt
-        index = WordIndex.open(WordIndex.file(of: diary))
+        index = opened ?? WordIndex.open(WordIndex.file(of: diary))
         match()
     }
 
@@ -116,7 +127,12 @@ final class WordIndexLookup {
     /// it is, and the indexed files that have, for each run, a word containing it. nil when
     /// the index cannot tell (none, or a damaged postings list).
     func candidates(runs: [String]) -> [Bool]? {
-        guard let index, !runs.isEmpty else { return nil }
+        guard let index, let set = WordIndexLookup.docs(index, runs: runs) else { return nil }
+        return indexed.map { $0 < 0 || set.contains(Int($0)) }
+    }
+
+    /// The index's files that have, for each run, a word containing it; nil when it cannot tell.
+    static func docs(_ index: WordIndex, runs: [String]) -> DocSet? {
         var set: DocSet?
         // Longer runs first: they are rarer, and an empty intersection ends the lookups.
         for run in runs.sorted(by: { $0.utf8.count > $1.utf8.count }) {
@@ -124,7 +140,6 @@ final class WordIndexLookup {
             if set == nil { set = docs } else { set?.formIntersection(docs) }
             if set?.isEmpty == true { break }
         }
-        guard let set else { return nil }
-        return indexed.map { $0 < 0 || set.contains(Int($0)) }
+        return set
     }
 }
