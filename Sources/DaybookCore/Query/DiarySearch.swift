@@ -144,18 +144,24 @@ extension Grep {
         return Double(docs.count) >= Grep.everyFileShare * Double(index.docCount)
     }
 
+    /// Files the cache did not hold as they are, past which `searchEveryFile` writes the cache
+    /// again once it is done (so the next search need not parse them again). Tests lower it.
+    nonisolated(unsafe) static var rescanAfter = 1000
+
     /// The search of every entry file with no walk that stats them: the folders are listed, each
     /// file is read and stamped from the descriptor it was read by, and that stamp is checked
     /// against the entry cache. An entry the cache holds as readable is reported; one it holds
     /// as unreadable gives its problems instead; a file it does not hold as it is now is parsed
-    /// (and the cache left for the next command to bring up to date). Problems come in path
-    /// order among the results. False (nothing done) on a cold cache, which the general search
-    /// fills.
+    /// to tell. Problems come in path order among the results. The cache is left for the next
+    /// command to bring up to date, unless more than `rescanAfter` files were parsed (one at a
+    /// time, here: a diary whose files nearly all changed pays that once). False (nothing done)
+    /// on a cold cache, which the general search fills.
     private func searchEveryFile(_ diary: Diary, problem: (Diagnostic) -> Void,
                                  found: (GrepResult) throws -> Bool) rethrows -> Bool {
         let cache = EntryCache(diary: diary, now: FileStamp.now)
         guard cache.count > 0 else { return false }
         var files = diary.walk(stamps: false)
+        var parsed = 0
         try searchFiles(Grep.pathOrder(Array(0..<files.count), files), of: files, in: diary, stamping: true) { i, path, result in
             if let stamp = result.stamp {
                 files.files[i].stamp = stamp
@@ -165,6 +171,7 @@ extension Grep {
                         return true
                     }
                 } else {
+                    parsed += 1
                     let outcome = diary.readEntry(path)
                     outcome.problems.forEach { problem(Diagnostic($0)) }
                     guard outcome.entry != nil else { return true }
@@ -174,6 +181,7 @@ extension Grep {
             guard result.count > 0 else { return true }
             return try found(GrepResult(id: Entry.id(ofPath: path), path: path, lines: result.lines, matchingLines: result.count))
         }
+        if parsed > Grep.rescanAfter { _ = diary.scanEntries() }
         return true
     }
 

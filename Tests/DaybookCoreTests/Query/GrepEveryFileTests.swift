@@ -20,6 +20,7 @@ final class GrepEveryFileTests: XCTestCase {
 
     override func tearDownWithError() throws {
         FileStamp.racyWindow = 2_000_000_000
+        Grep.rescanAfter = 1000
         try? FileManager.default.removeItem(at: tmp)
     }
 
@@ -104,6 +105,16 @@ final class GrepEveryFileTests: XCTestCase {
         _ = try search("common", everyFile: true)
         XCTAssertEqual(try Data(contentsOf: cacheFile), before, "reading every file leaves the cache to the next command")
         try compareBothWays("files changed since the cache")
+        // Past `rescanAfter` files parsed, the search writes the cache again for the next one.
+        for k in 10..<15 { try write(entries[k].0, entries[k].1 + "more words\n") }
+        let current = try Data(contentsOf: cacheFile)
+        Grep.rescanAfter = 3
+        _ = try search("common", everyFile: true)
+        let rescanned = try Data(contentsOf: cacheFile)
+        XCTAssertNotEqual(rescanned, current, "more files parsed than rescanAfter: the cache is written again")
+        _ = diary.scanEntries()
+        XCTAssertEqual(try Data(contentsOf: cacheFile), rescanned, "and is then up to date")
+        try compareBothWays("after the rescan")
     }
 
     func testAFileRewrittenJustNowWithItsSizeAndTimeIsReadAgain() throws {
