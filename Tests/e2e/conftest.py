@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import pty
+import re
 import select
 import subprocess
 
@@ -15,6 +16,19 @@ import pytest
 
 NOW = "2026-11-21T12:00:00+01:00"
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+# A stat of a file by name, as `strace -f` writes it (glibc's fstat of a descriptor is
+# newfstatat(fd, "", AT_EMPTY_PATH): it names no file).
+STAT_CALL = re.compile(r"^\d+\s+(?:newfstatat|fstatat64|statx|lstat|stat|lstat64|stat64)\(")
+
+
+def strace_works():
+    """Whether strace(1) can trace here (scripts/setup installs it; a sandbox may forbid ptrace)."""
+    try:
+        return subprocess.run(["strace", "-f", "-o", os.devnull, "true"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
 def daybook_binary():

@@ -5,9 +5,11 @@ exactly the same text but cannot take the plain path (`nurs[e]` for `nurse`), wi
 without, over entries with the string in the front matter only, across lines, at the file's end,
 with CRLF and Unicode."""
 import random
-import re
+import subprocess
 
 import pytest
+
+from conftest import STAT_CALL, strace_works
 
 WORDS = ["nurse", "Nurse", "nurses", "ward", "login", "failed", "café", "Grüße", "\u212aelvin", "the", "a.b", "mood", "title"]
 
@@ -66,8 +68,6 @@ def test_reading_every_file_finds_what_the_walk_finds_and_stats_no_entry_by_name
     """A search of the whole diary that the word index cannot narrow down reads every entry file and
     takes its stamp from the file it opened, with no walk that stats each one first; an entry
     written by hand since the cache, and a broken one, are told as after the walk."""
-    import os
-    import subprocess
     fill(diary)
     diary.ok("ls")  # the cache, warm
     folder = diary.path / "entries" / "2026" / "10"
@@ -81,13 +81,8 @@ def test_reading_every_file_finds_what_the_walk_finds_and_stats_no_entry_by_name
         assert "2026-10-30-1000-broken.md:3:5: warning: invalid YAML" in read.err, read.err
         if args == ["nurse"]:
             assert "by-hand.md:5:" in read.out and "broken.md" not in read.out, read.out
-    try:
-        traced = subprocess.run(["strace", "-f", "-o", os.devnull, "true"], capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        traced = False
-    if not traced:
+    if not strace_works():
         pytest.skip("strace cannot trace here (scripts/setup installs it; ptrace may be forbidden)")
-    stat_call = re.compile(r"^\d+\s+(?:newfstatat|fstatat64|statx|lstat|stat|lstat64|stat64)\(.*-e\.md\"")
     counts = {}
     for how in ("chosen", "all"):
         log = tmp_path / f"strace-{how}.log"
@@ -95,5 +90,5 @@ def test_reading_every_file_finds_what_the_walk_finds_and_stats_no_entry_by_name
         p = subprocess.run(["strace", "-f", "-o", str(log), diary.bin, "grep", "-c", "\\d{2}"], capture_output=True, text=True,
                            env=env, cwd=diary.path.parent, timeout=120)
         assert p.returncode == 0, p.stderr
-        counts[how] = sum(1 for line in log.read_text().splitlines() if stat_call.match(line))
+        counts[how] = sum(1 for line in log.read_text().splitlines() if STAT_CALL.match(line) and '-e.md"' in line)
     assert counts["chosen"] >= 260 and counts["all"] == 0, counts

@@ -2,11 +2,12 @@
 the walk that found the outside edits and the leftovers. Outside edits are still committed apart,
 leftovers still swept, and `last` is still the true newest entry, also right after an outside edit."""
 import os
-import re
 import subprocess
 import time
 
 import pytest
+
+from conftest import STAT_CALL, strace_works
 
 SUFFIX = ".daybook-tmp"
 
@@ -85,7 +86,6 @@ def test_tag_add_from_stdin_reads_it_before_the_lock(diary):
 # for the outside edits, which also serves to find ENTRY (`last`, a day, today's entry). Counted
 # with strace(1), as a person checking what the command does to the disk would.
 INKML = '<ink xmlns="http://www.w3.org/2003/InkML"><trace>0 0, 3 4, 7 9</trace></ink>\n'
-STAT_CALL = re.compile(r"^\d+\s+(?:newfstatat|fstatat64|statx|lstat|stat|lstat64|stat64)\(")
 
 # Each: the commands that prepare it, then the one traced ("{ink}" is a file of pen strokes).
 MUTATIONS = [
@@ -101,13 +101,6 @@ MUTATIONS = [
     ("append today, from stdin", [], ["append"]),
     ("rm", [["new", "-q", "-m", "to go", "Going", "--date", "2026-11-21T23:00"]], ["rm", "last"]),
 ]
-
-
-def strace_works():
-    try:
-        return subprocess.run(["strace", "-f", "-o", os.devnull, "true"], capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
 
 
 def test_a_mutation_stats_an_entry_it_does_not_touch_once(diary, tmp_path):

@@ -194,6 +194,9 @@ extension Grep {
     /// and only a regular file is read (`FileBytes.read`); the pattern must then have a
     /// `filePattern`.
     func searchFile(_ rel: String, size: Int? = nil, root: String, in diary: Diary, stamping: Bool = false) -> FileResult {
+        // Without a filePattern the file is read as text, not through `file`, which would then
+        // hold the stamp of another file.
+        assert(!stamping || filePattern != nil, "a stamping search reads the file through `file`")
         var result = searchBytes(rel, size: size, root: root, in: diary, stamping: stamping)
         if stamping { result.stamp = file.stamp }
         return result
