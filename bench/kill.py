@@ -14,6 +14,7 @@ import json
 import os
 import pathlib
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -104,6 +105,14 @@ def trials(binary, tmp, count, seed=1, check_every=1):
     final = subprocess.run([binary, "check"], capture_output=True, text=True, env=env, timeout=WATCHDOG)
     stats["check"] = final.returncode  # 0: the diary is sound once check --fix has run
     stats["check_output"] = (final.stdout + final.stderr)[-2000:]
+    # What the reading commands give from the cache and its journal, as the kills left them, must
+    # be what they give from the files alone.
+    def reads():
+        return [subprocess.run([binary, *c], capture_output=True, text=True, env=env, timeout=WATCHDOG).stdout
+                for c in (["ls"], ["tag", "ls"], ["code", "ls"], ["stats"])]
+    cached = reads()
+    shutil.rmtree(d / ".daybook" / "cache", ignore_errors=True)
+    stats["cache_agrees"] = cached == reads()
     history = subprocess.run(["git", "log", "--all", "-p", "--format=%B"], cwd=d, capture_output=True,
                              text=True, env=env).stdout
     files = "".join(p.read_text(errors="replace") for p in d.rglob("*") if p.is_file() and ".git" not in p.parts)
@@ -120,10 +129,11 @@ def main():
         r = trials(binary, tmp, count, seed)
     print(f"{r['trials']} trials over {', '.join(COMMANDS)} in {time.monotonic() - started:.0f} s: "
           f"{r['killed']} killed, {r['finished']} exited 0; words to keep {r['kept']}, lost {len(r['lost'])}; "
-          f"hangs over {WATCHDOG} s {r['hangs']}; unusable after {r['unusable']}; final check exit {r['check']}")
+          f"hangs over {WATCHDOG} s {r['hangs']}; unusable after {r['unusable']}; final check exit {r['check']}; "
+          f"reads from the cache {'agree' if r['cache_agrees'] else 'DISAGREE'} with reads of the files")
     if r["check"] != 0:
         print(r["check_output"])
-    sys.exit(1 if r["lost"] or r["hangs"] or r["unusable"] or r["check"] != 0 else 0)
+    sys.exit(1 if r["lost"] or r["hangs"] or r["unusable"] or r["check"] != 0 or not r["cache_agrees"] else 0)
 
 
 if __name__ == "__main__":

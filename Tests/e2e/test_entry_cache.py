@@ -1,28 +1,39 @@
-"""The entry cache after a mutation (issue 19): `new`, `tag add` and the other mutations write the
-records of the entries they changed into `.daybook/cache/entries.bin`, so the next reading command
-finds every record valid and does not write the cache again; a file changed behind daybook's back
-within the same second, to the same size and modification time, is still seen."""
+"""The entry cache after a mutation (issue 19): `new`, `tag add` and the other mutations append the
+records of the entries they changed to `.daybook/cache/entries.journal` (the cache file,
+`entries.bin`, is not written), so the next reading command finds every record valid and writes
+neither; a file changed behind daybook's back within the same second, to the same size and
+modification time, is still seen."""
 import os
 
 LATER = "2026-11-21T13:00:00+01:00"
 
 
-def cache_file(diary):
-    return diary.path / ".daybook" / "cache" / "entries.bin"
+def cache_file(diary, name="entries.bin"):
+    return diary.path / ".daybook" / "cache" / name
+
+
+def stamp(path):
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def cache_stamp(diary):
-    st = os.stat(cache_file(diary))
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
+    """The stamps of the cache file and of its journal."""
+    return (stamp(cache_file(diary)), stamp(cache_file(diary, "entries.journal")))
 
 
 def test_new_writes_its_record_and_the_next_ls_writes_nothing(diary):
     diary.ok("new", "-m", "First words of the day.")
     assert "First words" in diary.ok("ls").out  # builds the cache
     before = cache_stamp(diary)
+    assert before[1] is None
     diary.ok("new", "-m", "Second thoughts at one.", env={"DAYBOOK_NOW": LATER})
     written = cache_stamp(diary)
-    assert written != before, "new wrote the cache"
+    assert written[0] == before[0], "new did not write the cache file"
+    assert written[1] is not None, "new wrote its record into the journal"
     out = diary.ok("ls").out
     assert "First words" in out and "Second thoughts" in out
     assert cache_stamp(diary) == written, "ls found every record valid and wrote nothing"

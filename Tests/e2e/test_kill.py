@@ -13,4 +13,5 @@ def test_kills_leave_a_usable_diary_and_every_word(tmp_path, diary):
     assert r["unusable"] == [], f"the next command failed after a kill of: {r['unusable']}"
     assert r["lost"] == [], f"{len(r['lost'])} words of commands that exited 0 are lost: {r['lost'][:5]}"
     assert r["check"] == 0, r["check_output"]
+    assert r["cache_agrees"], "ls, tag ls, code ls or stats read from the cache differ from a read of the files"
     assert r["killed"] > 0 and r["finished"] > 0, r

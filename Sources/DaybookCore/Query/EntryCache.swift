@@ -79,16 +79,17 @@ public struct FileStamp: Equatable, Sendable {
 /// record made while racy: a change in the record's tick could have happened after the parse and
 /// before the window closed. Once a digest is confirmed at a moment the stamp is no longer racy,
 /// no change can keep that stamp any more, and the record is written again without its digest
-/// (by the next write of the cache: a mutation's, or a reading command's that writes anyway or
-/// finds many such records).
+/// (by a mutation, into the journal, for the journal's records; by a reading command that writes
+/// the cache anyway or finds many such records).
 ///
 /// A mutation writes its records itself (`EntryCache.record`, called by `Change` once it has
-/// written its files): the records of the entry files it changed are replaced, inserted or
-/// removed, every other record is copied as bytes, so the next reading command finds every
-/// record valid and writes nothing. A cache that is missing or made under other settings is left
-/// alone: the next reading command builds it. Records are right or wrong on their own (a stamp,
-/// a digest), so a reader that writes the cache at the same time as a mutation can only make the
-/// other's work go to waste, never make a record wrong.
+/// written its files): it appends the records of the entry files it changed to the cache's
+/// journal (`EntryCacheJournal.swift`), and loading the cache puts them in the place of the
+/// file's, so the next reading command finds every record valid and writes nothing. A cache that
+/// is missing or made under other settings is left alone: the next reading command builds it.
+/// Records are right or wrong on their own (a stamp, a digest), so a reader that writes the cache
+/// at the same time as a mutation can only make the other's work go to waste, never make a
+/// record wrong.
 final class EntryCache: @unchecked Sendable {
     /// A record's header, read when the cache is loaded; offsets are into the file.
     struct Slot {
@@ -108,6 +109,8 @@ final class EntryCache: @unchecked Sendable {
         /// The whole record, copied as it is when the cache is written again.
         var record: Int32
         var recordEnd: Int32
+        /// Whether the offsets are into the journal's bytes (`EntryCacheJournal.swift`), not the file's.
+        var inJournal = false
     }
 
     /// A freshly parsed file, to be written into the next cache.
@@ -131,8 +134,15 @@ final class EntryCache: @unchecked Sendable {
     /// run wrote.
     private var map: CacheBytes?
     private var bytes: UnsafeBufferPointer<UInt8> { map?.bytes ?? UnsafeBufferPointer(start: nil, count: 0) }
-    private(set) var slots: [Slot] = []
-    private var inks: [FileStamp] = []
+    /// The journal mapped read-only, when one written against this file was read.
+    var journalMap: CacheBytes?
+    /// How many of the journal's blocks were taken in (0 without a journal).
+    var journalCount = 0
+    /// The checksum the file ends with: a journal names the file it was written against by it.
+    private(set) var fileChecksum: UInt64 = 0
+    /// The records' headers in walk order (set here and by `readJournal`).
+    var slots: [Slot] = []
+    var inks: [FileStamp] = []
     /// Taken before any file is stamped: a stamp racy against it is written with a digest.
     let now: Int
     /// Whether a cache file of these settings was read (it may hold no record).
@@ -213,14 +223,19 @@ final class EntryCache: @unchecked Sendable {
         let s = slots[k]
         guard s.hasDigest else { return nil }
         let at = Int(s.digest) + 1
-        return UnsafeBufferPointer(rebasing: bytes[at..<(at + EntryCache.digestSize)])
+        return UnsafeBufferPointer(rebasing: bytes(of: s)[at..<(at + EntryCache.digestSize)])
     }
 
     /// How many records were confirmed by their digest and can be written without it.
     var settledCount: Int { settled.count }
 
     func relBytes(_ s: Slot) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[Int(s.rel)..<Int(s.rel + s.relCount)])
+        UnsafeBufferPointer(rebasing: bytes(of: s)[Int(s.rel)..<Int(s.rel + s.relCount)])
+    }
+
+    /// The bytes a slot's offsets are into: the file's, or the journal's.
+    func bytes(of s: Slot) -> UnsafeBufferPointer<UInt8> {
+        s.inJournal ? journalMap?.bytes ?? UnsafeBufferPointer(start: nil, count: 0) : bytes
     }
 
     /// The date of a slot's entry; nil when its file had problems.
@@ -235,7 +250,7 @@ final class EntryCache: @unchecked Sendable {
     /// does not decode.
     func entry(_ k: Int, rel: String, parts: EntryParts) -> Entry? {
         guard let date = date(k) else { return nil }
-        var r = BinaryReader(bytes, offset: Int(slots[k].payload))
+        var r = BinaryReader(bytes(of: slots[k]), offset: Int(slots[k].payload))
         return try? EntryCache.readEntry(&r, path: rel, date: date, parts: parts)
     }
 
@@ -243,6 +258,7 @@ final class EntryCache: @unchecked Sendable {
     /// count that opens the codings part of `writeEntry`); nil when the record does not read.
     func codingCount(_ k: Int) -> Int? {
         guard slots[k].hasDate else { return nil }
+        let bytes = bytes(of: slots[k])
         var r = BinaryReader(bytes, offset: Int(slots[k].payload))
         do {
             for _ in 0..<3 { _ = try r.int() } // mood, words, body line
@@ -256,7 +272,7 @@ final class EntryCache: @unchecked Sendable {
 
     /// The problems of a slot whose file had problems (paths left empty).
     func problems(_ k: Int) -> [DaybookError]? {
-        var r = BinaryReader(bytes, offset: Int(slots[k].payload))
+        var r = BinaryReader(bytes(of: slots[k]), offset: Int(slots[k].payload))
         return try? r.array { try EntryCache.readProblem(&$0) }
     }
 
@@ -273,6 +289,7 @@ final class EntryCache: @unchecked Sendable {
     private func load() {
         guard let m = MappedFile(file.path) else { return }
         loaded = adopt(m)
+        if loaded { readJournal() }
     }
 
     /// Reads the record headers of a cache's bytes; any damage leaves the cache empty.
@@ -284,6 +301,10 @@ final class EntryCache: @unchecked Sendable {
         slots = []
         inks = []
         settled = []
+        journalMap = nil
+        journalCount = 0
+        cursor = 0
+        byPath = nil
         do {
             guard bytes.count > 8, bytes.count < Int(Int32.max) else { throw BinaryReader.Damaged() }
             let body = bytes.count - 8
@@ -296,31 +317,10 @@ final class EntryCache: @unchecked Sendable {
             guard n <= body else { throw BinaryReader.Damaged() }
             var out: [Slot] = []
             out.reserveCapacity(n)
-            for _ in 0..<n {
-                let start = r.offset
-                let rel = try r.span()
-                let stamp = try FileStamp.read(&r)
-                var ink: Int32 = -1
-                if let s = try r.optional({ try FileStamp.read(&$0) }) {
-                    ink = Int32(inks.count)
-                    inks.append(s)
-                }
-                let digest = r.offset
-                let hasDigest = try r.byte() == 1
-                if hasDigest {
-                    guard r.offset + EntryCache.digestSize <= body else { throw BinaryReader.Damaged() }
-                    r.offset += EntryCache.digestSize
-                }
-                var wall = 0, offset = 0
-                let hasDate = try r.byte() == 1
-                if hasDate { wall = try r.int(); offset = try r.int() }
-                let payload = try r.span()
-                out.append(Slot(rel: Int32(rel.lowerBound), relCount: Int32(rel.count), stamp: stamp, ink: ink, wall: wall,
-                                offset: Int32(clamping: offset), hasDate: hasDate, payload: Int32(payload.lowerBound),
-                                digest: Int32(digest), hasDigest: hasDigest, record: Int32(start), recordEnd: Int32(r.offset)))
-            }
+            for _ in 0..<n { out.append(try EntryCache.readSlot(&r, inks: &inks)) }
             guard r.offset == body else { throw BinaryReader.Damaged() }
             slots = out
+            fileChecksum = sum
             return true
         } catch {
             map = nil
@@ -328,6 +328,33 @@ final class EntryCache: @unchecked Sendable {
             inks = []
             return false
         }
+    }
+
+    /// The header of the record at the reader's place (`writeRecord`), read up to its end; `r`
+    /// ends where the record may end, its offsets are the slot's. A stroke file's stamp is added
+    /// to `inks`.
+    static func readSlot(_ r: inout BinaryReader, inks: inout [FileStamp], inJournal: Bool = false) throws -> Slot {
+        let start = r.offset
+        let rel = try r.span()
+        let stamp = try FileStamp.read(&r)
+        var ink: Int32 = -1
+        if let s = try r.optional({ try FileStamp.read(&$0) }) {
+            ink = Int32(inks.count)
+            inks.append(s)
+        }
+        let digest = r.offset
+        let hasDigest = try r.byte() == 1
+        if hasDigest {
+            guard r.offset + EntryCache.digestSize <= r.bytes.count else { throw BinaryReader.Damaged() }
+            r.offset += EntryCache.digestSize
+        }
+        var wall = 0, offset = 0
+        let hasDate = try r.byte() == 1
+        if hasDate { wall = try r.int(); offset = try r.int() }
+        let payload = try r.span()
+        return Slot(rel: Int32(rel.lowerBound), relCount: Int32(rel.count), stamp: stamp, ink: ink, wall: wall,
+                    offset: Int32(clamping: offset), hasDate: hasDate, payload: Int32(payload.lowerBound),
+                    digest: Int32(digest), hasDigest: hasDigest, record: Int32(start), recordEnd: Int32(r.offset), inJournal: inJournal)
     }
 
     /// The next cache, written record by record in walk order while the files are gone through:
@@ -354,16 +381,20 @@ final class EntryCache: @unchecked Sendable {
     /// Copies slot k into the next cache, without its digest once that is settled; returns its
     /// slot there.
     func copy(_ k: Int, into out: inout Writer) -> Int {
-        let s = slots[k]
-        if s.hasDigest, settled.contains(k) {
-            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.digest)]))
-            out.w.bytes.append(0)
-            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(Int(s.digest) + 1 + EntryCache.digestSize)..<Int(s.recordEnd)]))
-        } else {
-            out.w.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.recordEnd)]))
-        }
+        EntryCache.append(slots[k], of: bytes(of: slots[k]), settled: settled.contains(k), to: &out.w.bytes)
         out.count += 1
         return out.count - 1
+    }
+
+    /// Appends the record of slot `s` in `bytes` as it is, or without its digest when `settled`.
+    static func append(_ s: Slot, of bytes: UnsafeBufferPointer<UInt8>, settled: Bool, to out: inout [UInt8]) {
+        if s.hasDigest, settled {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.digest)]))
+            out.append(0)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(Int(s.digest) + 1 + EntryCache.digestSize)..<Int(s.recordEnd)]))
+        } else {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(s.record)..<Int(s.recordEnd)]))
+        }
     }
 
     /// Adds a fresh parse to the next cache and returns its slot there, or nil for a parse that is
@@ -371,12 +402,19 @@ final class EntryCache: @unchecked Sendable {
     /// parsed, and warnings about other files.
     func add(_ f: Fresh, into out: inout Writer) -> Int? {
         var f = f
-        if !f.stamp.isRacy(now: out.now), !(f.ink?.isRacy(now: out.now) ?? false) { f.digest = nil }
-        else if f.digest == nil { return nil }
-        guard f.cacheable else { return nil }
+        guard EntryCache.keeps(&f, now: out.now) else { return nil }
         EntryCache.writeRecord(&out.w, f)
         out.count += 1
         return out.count - 1
+    }
+
+    /// Whether a fresh parse is kept in the cache (its digest dropped when its stamps are no
+    /// longer racy): not a racily clean file without the digest of what was parsed, nor
+    /// warnings about other files.
+    static func keeps(_ f: inout Fresh, now: Int) -> Bool {
+        if !f.stamp.isRacy(now: now), !(f.ink?.isRacy(now: now) ?? false) { f.digest = nil }
+        else if f.digest == nil { return false }
+        return f.cacheable
     }
 
     /// Writes the next cache (atomically: a concurrent reader sees the old or the new file; not
@@ -402,6 +440,9 @@ final class EntryCache: @unchecked Sendable {
                     try AtomicFile.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none),
                                          to: file, sync: false)
                 }
+                // The records of a journal are in the file now (or, written since it was read,
+                // stale: the next read parses their files).
+                unlink(EntryCache.journalFile(beside: file).path)
             } catch {
                 // A cache that cannot be written costs time, never correctness.
             }

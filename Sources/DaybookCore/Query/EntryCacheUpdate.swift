@@ -1,5 +1,5 @@
-// A mutation writes the records of the entry files it changed into the entry cache, so the next
-// reading command finds every record valid and writes nothing (issue 19).
+// A mutation writes the records of the entry files it changed into the entry cache's journal, so
+// the next reading command finds every record valid and writes nothing (issue 19).
 import Foundation
 
 extension EntryCache {
@@ -9,17 +9,27 @@ extension EntryCache {
 
     /// Brings the diary's entry cache up to date with the files at `paths` (relative to the
     /// diary) that a mutation has just written or removed, holding the diary lock. A stroke file
-    /// stands for its entry; paths that are no entry file change nothing. The records of these
-    /// files are replaced, inserted or dropped, every other record is copied as bytes, and the
-    /// file is replaced atomically. When the cache is missing, damaged or of other settings it is
-    /// left as it is: the next reading command builds it.
+    /// stands for its entry; paths that are no entry file change nothing. Each changed file is
+    /// parsed as it is now and its record (or its absence) appended to the cache's journal
+    /// (`EntryCacheJournal.swift`): the cache file itself is not read or written. When there is
+    /// no cache file of these settings, nothing is written: the next reading command builds it.
     static func record(_ paths: [String], in diary: Diary) {
         let ink = ".strokes.json"
         let changed = Set(paths.map { $0.hasSuffix(ink) ? String($0.dropLast(ink.count)) + ".md" : $0 }.filter(Diary.isEntryPath))
         guard !changed.isEmpty, changed.count <= recordLimit else { return }
-        let cache = EntryCache(diary: diary)
-        guard cache.loaded else { return }
-        cache.update(changed.map { Array($0.utf8) }.sorted { EntryCache.walkOrder($0, $1) < 0 }, diary: diary)
+        guard let journal = JournalState(cache: diary.stateFolder.appendingPathComponent("cache/entries.bin"),
+                                         fingerprint: EntryCache.fingerprint(diary)) else { return }
+        let now = FileStamp.now
+        let blocks = changed.sorted().map { rel -> [UInt8] in
+            guard let (stamp, ink) = EntryCache.stamps(of: rel, in: diary) else { return journalBlock(rel: rel, fresh: nil, now: now) }
+            let racy = stamp.isRacy(now: now) || (ink?.isRacy(now: now) ?? false)
+            var (outcome, digest) = diary.readEntry(rel, digest: racy)
+            outcome.entry?.body = ""
+            let shown = diary.displayPath(rel)
+            return journalBlock(rel: rel, fresh: Fresh(rel: rel, stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems, digest: digest,
+                                                      cacheable: outcome.problems.allSatisfy { $0.location?.path == shown }), now: now)
+        }
+        appendToJournal(blocks + settledBlocks(journal, excluding: changed, in: diary, now: now), journal)
     }
 
     /// The stamps of an entry file and its stroke file as the walk takes them; nil when the walk
@@ -30,44 +40,6 @@ extension EntryCache {
         guard diary.isRealFolder(folderRel), let folder = Directory(diary.rootPrefix + folderRel),
               let stamp = folder.stamp(name) else { return nil }
         return (stamp, folder.stamp(String(name.dropLast(3)) + ".strokes.json"))
-    }
-
-    private func update(_ changed: [[UInt8]], diary: Diary) {
-        var out = writer()
-        // Each changed file parsed as it is now (nil: gone).
-        let fresh = changed.map { bytes -> Fresh? in
-            let rel = String(decoding: bytes, as: UTF8.self)
-            guard let (stamp, ink) = EntryCache.stamps(of: rel, in: diary) else { return nil }
-            let racy = stamp.isRacy(now: out.now) || (ink?.isRacy(now: out.now) ?? false)
-            var (outcome, digest) = diary.readEntry(rel, digest: racy)
-            outcome.entry?.body = ""
-            let shown = diary.displayPath(rel)
-            return Fresh(rel: rel, stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems, digest: digest,
-                         cacheable: outcome.problems.allSatisfy { $0.location?.path == shown })
-        }
-        var next = 0
-        for k in 0..<slots.count {
-            let rel = relBytes(slots[k])
-            var order = 1
-            while next < changed.count {
-                order = EntryCache.walkOrder(changed[next], rel)
-                if order > 0 { break }
-                if let f = fresh[next] { _ = add(f, into: &out) }
-                next += 1
-                if order == 0 { break }
-            }
-            if order == 0 { continue } // the old record of a changed file
-            if slots[k].hasDigest {
-                // A racy record confirmed now that its stamp is no longer racy loses its digest.
-                let rel = String(decoding: rel, as: UTF8.self)
-                if let now = EntryCache.stamps(of: rel, in: diary), !now.entry.isRacy(now: out.now), !(now.ink?.isRacy(now: out.now) ?? false) {
-                    _ = valid(k, stamp: now.entry, ink: now.ink, rel: { rel })
-                }
-            }
-            _ = copy(k, into: &out)
-        }
-        for f in fresh[next...] { if let f { _ = add(f, into: &out) } }
-        finish(out, readBack: false)
     }
 
     /// The order of the entry walk between two paths: folder by folder, then by name, bytewise,

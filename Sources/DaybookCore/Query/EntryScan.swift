@@ -233,8 +233,10 @@ extension Diary {
         }
         // The next cache is written as the files are gone through, so fresh parses (every entry,
         // on a cold cache) are encoded and dropped rather than all held in memory.
-        // Records confirmed by their digest are written again without it once there are many.
-        var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit ? cache.writer(fresh: misses.count) : nil
+        // Records confirmed by their digest are written again without it once there are many,
+        // and a long journal of mutations' records is written into the file.
+        var writer = !misses.isEmpty || cache.count != files.count || cache.settledCount >= EntryCache.settleLimit
+            || cache.journalCount >= EntryCache.journalLimit ? cache.writer(fresh: misses.count) : nil
         var diagnostics: [Diagnostic] = []
         var parsedEntries: [Int: Entry] = [:]
         var failures: [Int32: [DaybookError]] = [:]
