@@ -221,6 +221,27 @@ def test_stats_per_participant_are_the_single_diary_stats(study):
     assert table[-1].split()[:3] == ["all", "12", "6"]
 
 
+def test_stats_by_period_are_the_single_diary_tables_and_add_up(study):
+    by_day = study.ok("stats", "--by", "day", "--json").json()
+    assert [r["participant"] for r in by_day["rows"]] == ["p01", "p02", "p03"]
+    for row in by_day["rows"]:
+        single = study.d.ok("--diary", study.folder / "participants" / row["participant"], "stats", "--by", "day", "--json").json()
+        assert row["periods"] == single
+    assert [p["period"] for p in by_day["all"]] == [f"2026-11-{d}" for d in range(16, 22)]
+    assert [p["entries"] for p in by_day["all"]] == [3, 2, 2, 2, 2, 1]
+    assert sum(p["words"] for p in by_day["all"]) == sum(p["words"] for r in by_day["rows"] for p in r["periods"])
+    csv = study.ok("stats", "--by", "week", "--group", "site", "--csv").out.splitlines()
+    assert csv == ["site,week,start,entries,words,mood",
+                   f"Leeds,2026-11-16,2026-11-16,6,{sum(len(b.split()) for _, _, b, _ in PLAN['p01'] + PLAN['p03'])},",
+                   f"York,2026-11-16,2026-11-16,6,{sum(len(b.split()) for _, _, b, _ in PLAN['p02'])},",
+                   "all,2026-11-16,2026-11-16,12," + csv[-1].split(",")[4] + ","]
+    table = study.ok("stats", "--by", "weekday", "--participant", "p03").out.splitlines()
+    assert table[0].split() == ["participant", "weekday", "entries", "words", "mood"]
+    assert [line.split()[:3] for line in table[1:] if line.split()[2] != "0"] == [["p03", "Mon", "1"], ["p03", "Thu", "1"],
+                                                                                  ["all", "Mon", "1"], ["all", "Thu", "1"]]
+    assert study.run("stats", "--by", "fortnight").rc == 2
+
+
 def test_code_stats_gives_each_participant_a_column(study):
     r = study.ok("code", "stats", "--json").json()
     assert r["participants"] == ["p01", "p02", "p03"]

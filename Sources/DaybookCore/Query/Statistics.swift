@@ -259,15 +259,24 @@ public struct Statistics: Sendable {
     /// One row per period from the first entry's to the last entry's, empty periods included;
     /// weekdays in the diary's week order and all 24 hours.
     public func table(_ entries: [Entry], by period: Period, field: String? = nil) -> [Row] {
+        table(diaries: [(entries, moodScales)], by: period, field: field)
+    }
+
+    /// The same table of several diaries' entries together (`study stats --by`), in this
+    /// statistics' weeks: each diary's moods are put on its own diary's scale by its own
+    /// `MoodScales`, then from there on this one's, as `summary` puts them.
+    public func table(diaries: [(entries: [Entry], moodScales: MoodScales)], by period: Period, field: String? = nil) -> [Row] {
         var rows: [Int: Row] = [:]
-        for e in entries {
-            let key = self.key(e.date, period)
-            var row = rows[key] ?? emptyRow(key, period, field)
-            row.entries += 1
-            row.words += e.words
-            if let m = moodScales.onDiaryScale(e) { row.mood.add(m) }
-            row.field?.add(e)
-            rows[key] = row
+        for (entries, scales) in diaries {
+            for e in entries {
+                let key = self.key(e.date, period)
+                var row = rows[key] ?? emptyRow(key, period, field)
+                row.entries += 1
+                row.words += e.words
+                if let m = scales.onDiaryScale(e) { row.mood.add(moodScales.onDiaryScale(m, from: scales.diary)) }
+                row.field?.add(e)
+                rows[key] = row
+            }
         }
         let keys: [Int]
         switch period {

@@ -131,6 +131,37 @@ final class StatisticsTests: XCTestCase {
         XCTAssertEqual(s.table([], by: .month).count, 0)
     }
 
+    /// `study stats --by`: several diaries' entries in one table, in the lead's weeks, each mood
+    /// put on its own diary's scale and from there on the lead's; a row's counts are the sums of
+    /// each diary's own row for that period.
+    func testATableOfSeveralDiariesPutsEachMoodOnTheLeadScaleInTheLeadWeeks() {
+        let five = Statistics(today: today, mondayFirst: true)
+        let tenScales = MoodScales(diary: 1...10, ofTemplate: { $0 == "seven" ? 0...7 : nil })
+        var seven = entry("2026-11-19 09:00", words: 4, mood: 7)
+        seven.template = "seven"
+        let a = [entry("2026-11-20 09:00", words: 3, mood: 5), entry("2026-11-02 09:00", words: 1)]
+        let b = [entry("2026-11-22 09:00", words: 5, mood: 8), seven, entry("2026-11-18 09:00", words: 2, mood: 1)]
+        let weeks = five.table(diaries: [(a, five.moodScales), (b, tenScales)], by: .week)
+        // Monday weeks: Sunday the 22nd falls in the week of the 16th.
+        XCTAssertEqual(weeks.map(\.period), ["2026-11-02", "2026-11-09", "2026-11-16"])
+        XCTAssertEqual(weeks.map(\.entries), [1, 0, 4])
+        XCTAssertEqual(weeks.map(\.words), [1, 0, 14])
+        // 8 on 1–10 is 1 + 7/9 × 4 on 1–5; 7 on 0–7 is 10 on 1–10, so 5 on 1–5; 1 is 1.
+        let moods = [5, 1 + 7.0 / 9 * 4, 5, 1]
+        XCTAssertEqual(weeks[2].mood.value!, moods.reduce(0, +) / 4, accuracy: 1e-9)
+        XCTAssertEqual(weeks[2].mood.count, 4)
+        // With another diary, each period adds up the two diaries' own rows.
+        let own = Statistics(today: today, mondayFirst: true, moodScales: tenScales).table(b, by: .day)
+        let both = five.table(diaries: [(a, five.moodScales), (b, tenScales)], by: .day)
+        XCTAssertEqual(both.first?.period, "2026-11-02")
+        XCTAssertEqual(both.last?.period, "2026-11-22")
+        for row in both {
+            let mine = five.table(a, by: .day).first { $0.period == row.period }, theirs = own.first { $0.period == row.period }
+            XCTAssertEqual(row.entries, (mine?.entries ?? 0) + (theirs?.entries ?? 0), row.period)
+            XCTAssertEqual(row.words, (mine?.words ?? 0) + (theirs?.words ?? 0), row.period)
+        }
+    }
+
     func testNumericFieldPerPeriod() {
         let entries = [
             entry("2026-11-02 09:00", fields: [("minutes", .int(30))]),

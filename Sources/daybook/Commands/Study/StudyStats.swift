@@ -10,9 +10,12 @@ struct StudyStats: ParsableCommand {
         discussion: """
         Each row is `daybook stats` of those entries. A group's or all participants' row counts the \
         entries of every member together: days are the calendar days on which any member wrote, the mood \
-        average is on the first member's mood scale (each member's moods are put on it from their own diary's).
+        average is on the first member's mood scale (each member's moods are put on it from their own diary's). \
+        With --by, each participant's (or group's) table of `daybook stats --by`, then all participants'.
         """)
 
+    @Option(help: ArgumentHelp("A table per period (day, week, month, year, weekday or hour) for each participant or group, and for all.", valueName: "period"))
+    var by: Period?
     @OptionGroup var output: StudyTableOptions
     @OptionGroup var filters: FilterOptions
     @OptionGroup var options: StudyOptions
@@ -20,6 +23,7 @@ struct StudyStats: ParsableCommand {
 
     func run() throws {
         var diaries = try StudyDiaries(options, global)
+        if let by { return try periods(by, &diaries) }
         // Each participant's entries and their tally, on every core; groups and all merge tallies.
         let read = diaries.map { _, diary in
             let entries = try filters.entries(of: diary, bodies: false, parts: Statistics.summaryParts)
@@ -35,7 +39,7 @@ struct StudyStats: ParsableCommand {
         var rows: [(label: String, head: [(String, JSONValue)], summary: Statistics.Summary)] = []
         if let group = output.group {
             for g in StudyDiaries.grouped(read, by: group) where !g.members.isEmpty {
-                rows.append(("\(group)=\(g.value)", [("group", .string(g.value)), ("participants", .array(g.members.map { .string($0.participant.id) }))],
+                rows.append(("\(group)=\(g.value)", StudyStats.head(g),
                              together(g.members)))
             }
         } else {
@@ -57,5 +61,47 @@ struct StudyStats: ParsableCommand {
         }
         try diaries.finish()
         if all.entries == 0 { throw DaybookError.nothing("") }
+    }
+
+    /// A group's row in JSON: its value and its members.
+    static func head<T>(_ g: (value: String, members: [(participant: Participant, diary: Diary, value: T)])) -> [(String, JSONValue)] {
+        [("group", .string(g.value)), ("participants", .array(g.members.map { .string($0.participant.id) }))]
+    }
+
+    /// `--by`: a table per period for each participant (their own weeks and mood scale), or for
+    /// each group and for all (in the first member's weeks, on the first member's mood scale).
+    private func periods(_ by: Period, _ diaries: inout StudyDiaries) throws {
+        let read = diaries.map { _, diary in try filters.entries(of: diary, bodies: false, parts: Statistics.periodParts) }
+        guard !read.isEmpty else { try diaries.finish(); throw DaybookError.nothing("") }
+        func together(_ members: [(participant: Participant, diary: Diary, value: [Entry])]) -> [Statistics.Row] {
+            Statistics(diary: members[0].diary).table(diaries: members.map { ($0.value, $0.diary.moodScales) }, by: by)
+        }
+        var rows: [(label: String, head: [(String, JSONValue)], table: [Statistics.Row])] = []
+        if let group = output.group {
+            for g in StudyDiaries.grouped(read, by: group) where !g.members.isEmpty {
+                rows.append((g.value, StudyStats.head(g),
+                             together(g.members)))
+            }
+        } else {
+            rows = read.map { p, diary, entries in (p.id, StudyDiaries.json(p), Statistics(diary: diary).table(entries, by: by)) }
+        }
+        let all = together(read)
+        if output.json {
+            Terminal.out(JSONValue.object([
+                ("rows", .array(rows.map { .object($0.head + [("periods", .array($0.table.map(\.json)))]) })),
+                ("all", .array(all.map(\.json))),
+            ]).serialized(pretty: true))
+        } else {
+            let header = [output.group ?? "participant", by.rawValue] + (output.csv ? ["start"] : []) + ["entries", "words", "mood"]
+            let table = (rows + [("all", [], all)]).flatMap { label, _, periods in
+                periods.map { r in
+                    [label, r.period] + (output.csv ? [r.start?.description ?? ""] : [])
+                        + [String(r.entries), String(r.words), r.mood.value.map { String(format: "%.2f", $0) } ?? ""]
+                }
+            }
+            output.print(header: header, table)
+        }
+        try diaries.finish()
+        if all.allSatisfy({ $0.entries == 0 }) { throw DaybookError.nothing("") }
     }
 }
