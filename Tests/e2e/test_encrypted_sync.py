@@ -283,6 +283,56 @@ def test_a_plain_remote_becomes_encrypted(tmp_path, served):
     assert titles(p) == []
 
 
+def remote_log(bare):
+    return subprocess.run(["git", "log", "-p", "main"], cwd=bare, capture_output=True, text=True).stdout
+
+
+def encrypted_mark(d):
+    return subprocess.run(["git", "config", "--get", "remote.origin.daybookencrypted"], cwd=d.path,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def test_encryption_is_turned_off_and_the_other_machine_follows(two):
+    a, b = two
+    a.ok("new", "Zanzibar marmalade", "-m", "The quokka said hello.", "--date", "2026-11-20 08:00")
+    a.ok("sync")
+    b.ok("sync")
+    b.ok("new", "Kept on b", "-m", "Xylophonist, not pushed yet", "--date", "2026-11-20 10:00")
+    a.ok("new", "Written on a", "-m", "interview-xenon, not pushed yet", "--date", "2026-11-20 09:00")
+    # Refused: not with --no-push, not for a plain remote; nothing is fetched or pushed.
+    r = a.run("sync", "--no-encrypt", "--no-push")
+    assert r.rc == 2 and "--no-push" in r.err, r
+    sealed = subprocess.run(["git", "rev-parse", "main"], cwd=a.bare, capture_output=True, text=True).stdout
+    assert "quokka" not in remote_log(a.bare)
+    r = a.ok("sync", "--no-encrypt")
+    assert "encrypted history was replaced by the plain one" in r.err and "the remote is no longer encrypted" in r.err, r
+    log = remote_log(a.bare)
+    assert "quokka" in log and "interview-xenon" in log and "Written on a" in log
+    assert subprocess.run(["git", "rev-parse", "main"], cwd=a.bare, capture_output=True, text=True).stdout != sealed
+    tree = subprocess.run(["git", "ls-tree", "--name-only", "main"], cwd=a.bare, capture_output=True, text=True).stdout.split()
+    assert "entries" in tree and "daybook.yml" in tree and "manifest" not in tree and "packs" not in tree
+    assert encrypted_mark(a) == ""
+    assert not (a.path / ".git" / "daybook" / "encrypted" / "origin.git").exists()
+    r = a.run("sync", "--no-encrypt")
+    assert r.rc == 2 and "not an encrypted remote" in r.err, r
+    # b still marks it encrypted: a plain history where it read a sealed one is refused, and the
+    # message names the way to follow; nothing is merged.
+    before = state(b)
+    r = b.run("sync")
+    assert r.rc == 2 and "daybook sync origin --no-encrypt" in r.err, r
+    assert state(b)[:2] == before[:2]
+    r = b.ok("sync", "--no-encrypt")
+    assert "the remote is no longer encrypted" in r.err and "encrypted history was replaced" not in r.err, r
+    assert encrypted_mark(b) == ""
+    assert "Xylophonist" in remote_log(a.bare)
+    a.ok("sync")
+    assert titles(a) == titles(b) == ["Kept on b", "Written on a", "Zanzibar marmalade"]
+    # A plain machine with no key at all can now clone it.
+    p = machine(a.path.parent, "p").init()
+    p.ok("sync", "--set-remote", a.url)
+    assert titles(p) == titles(a)
+
+
 def test_keys(tmp_path):
     d = machine(tmp_path, "k")
     r = d.run("key", "add", "me")

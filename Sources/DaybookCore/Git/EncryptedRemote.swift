@@ -42,6 +42,15 @@ final class EncryptedRemote {
         try repo.setConfig("remote.\(remote).\(configKey)", "true")
     }
 
+    /// Turns encryption off for the remote (`sync --no-encrypt`, once its history is plain): the
+    /// mark goes, and the private mirror of its sealed commits with what this machine remembers
+    /// of it.
+    func unmark() throws {
+        try repo.removeConfig("remote.\(name).\(EncryptedRemote.configKey)")
+        try? FileManager.default.removeItem(at: mirrorURL)
+        try? FileManager.default.removeItem(at: stateURL)
+    }
+
     /// Whether a commit looks like one of an encrypted remote: a plain sync must not merge it.
     static func isSealed(_ repo: Repository, commit: String) -> Bool {
         guard let entries = try? repo.treeEntries(commit: commit), let m = entries["manifest"], !m.isTree,
@@ -74,18 +83,20 @@ final class EncryptedRemote {
     /// Fetches the sealed branch, opens and checks the manifest and every new pack, then indexes
     /// the packs into the diary's repository and points `refs/remotes/<name>/<branch>` at the
     /// branch's head. Returns that head (nil for an empty remote or a plain history). Any failed
-    /// check throws before anything reaches the diary's repository.
-    func fetch(progress: TransferProgress?) throws -> String? {
+    /// check throws before anything reaches the diary's repository. A plain history where this
+    /// machine read a sealed one is refused, unless `plainAllowed` (`sync --no-encrypt`, after
+    /// another machine turned encryption off).
+    func fetch(progress: TransferProgress?, plainAllowed: Bool = false) throws -> String? {
         let fresh = !FileManager.default.fileExists(atPath: mirrorURL.path)
         do {
-            return try fetchChecked(progress: progress)
+            return try fetchChecked(progress: progress, plainAllowed: plainAllowed)
         } catch {
             if fresh { try? FileManager.default.removeItem(at: mirrorURL) }
             throw error
         }
     }
 
-    private func fetchChecked(progress: TransferProgress?) throws -> String? {
+    private func fetchChecked(progress: TransferProgress?, plainAllowed: Bool) throws -> String? {
         var mirror = try openMirror()
         let ref = "refs/remotes/all/\(branch)"
         try mirror.fetch(url: url, refspecs: ["+refs/heads/*:refs/remotes/all/*"], label: name, progress: progress)
@@ -104,8 +115,8 @@ final class EncryptedRemote {
         }
         let entries = try mirror.treeEntries(commit: commit)
         guard let sealedManifest = entries["manifest"], !sealedManifest.isTree else {
-            guard state.sequence == 0 else {
-                throw fail("the remote's branch `\(branch)` holds a plain history where it held an encrypted one (someone pushed to it without encryption)")
+            guard state.sequence == 0 || plainAllowed else {
+                throw fail("the remote's branch `\(branch)` holds a plain history where it held an encrypted one (someone pushed to it without encryption); if another machine turned encryption off, follow it with `daybook sync \(name) --no-encrypt`")
             }
             plainHistory = true
             sealedCommit = commit

@@ -57,6 +57,15 @@ extension Repository {
         try Repository.check(git_config_set_string(cfg, key, value), "git_config_set_string")
     }
 
+    /// Removes a value from the repository's own configuration (nothing when it is not set).
+    public func removeConfig(_ key: String) throws {
+        var cfg: OpaquePointer?
+        try Repository.check(git_repository_config(&cfg, handle), "git_repository_config")
+        defer { git_config_free(cfg) }
+        let code = git_config_delete_entry(cfg, key)
+        if code != GIT_ENOTFOUND.rawValue { try Repository.check(code, "git_config_delete_entry") }
+    }
+
     /// Fetches the remote's branches into `refs/remotes/<name>/`.
     public func fetch(remote name: String, progress: TransferProgress?) throws {
         let remote = try lookupRemote(name)

@@ -21,15 +21,21 @@ public struct SyncReport {
     /// The remote's plain history was replaced by an encrypted one; its old commits may stay on
     /// the host until deleted there.
     public var replacedPlainHistory = false
+    /// Encryption was turned off (`decrypt`): the remote is plain from now on.
+    public var encryptionOff = false
+    /// Turning it off replaced the remote's sealed history by the diary's plain one.
+    public var replacedSealedHistory = false
 }
 
 public enum DiarySync {
     /// Syncs the diary's current branch with `remote` (else its upstream's remote, else `origin`).
     /// `setURL` first creates the remote or points it at that URL; `encrypt` marks the remote
-    /// encrypted (from then on every sync with it seals what it sends, as EncryptedRemote says).
-    /// The remote's branch is the upstream branch, else one of the same name; an empty remote
-    /// receives the diary.
-    public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool, encrypt: Bool = false,
+    /// encrypted (from then on every sync with it seals what it sends, as EncryptedRemote says);
+    /// `decrypt` turns that off: the sealed history is merged, then replaced by the diary's plain
+    /// one (or, made plain by another machine already, synced as a plain remote), and the mark
+    /// goes. The remote's branch is the upstream branch, else one of the same name; an empty
+    /// remote receives the diary.
+    public static func run(_ diary: Diary, remote: String?, setURL: String?, push: Bool, encrypt: Bool = false, decrypt: Bool = false,
                            environment: [String: String] = ProcessInfo.processInfo.environment,
                            progress: TransferProgress? = nil) throws -> SyncReport {
         let change = try Change(diary)
@@ -37,6 +43,15 @@ public enum DiarySync {
         let branch = try repo.currentBranch()
         let upstream = repo.upstream(of: branch)
         let name = remote ?? upstream?.remote ?? "origin"
+        if decrypt {
+            guard !encrypt else { throw DaybookError.usage("choose one of --encrypt and --no-encrypt") }
+            guard push else {
+                throw DaybookError.usage("--no-encrypt replaces the remote's encrypted history by a push, so it cannot go with --no-push")
+            }
+            guard EncryptedRemote.isEncrypted(repo, remote: name) else {
+                throw DaybookError.usage("`\(name)` is not an encrypted remote: there is no encryption to turn off")
+            }
+        }
         let encrypted = encrypt || EncryptedRemote.isEncrypted(repo, remote: name)
         // The key is checked before anything is written.
         let device = encrypted ? try DeviceKey.required(environment: environment) : nil
@@ -57,11 +72,15 @@ public enum DiarySync {
             // new sealed history of one pack).
             var replace = false
             if let sealed {
-                theirs = try sealed.fetch(progress: progress)
+                theirs = try sealed.fetch(progress: progress, plainAllowed: decrypt)
                 if sealed.plainHistory {
-                    // A plain remote made encrypted: its history is merged, then replaced.
+                    // A plain remote made encrypted: its history is merged, then replaced. Turning
+                    // encryption off, one another machine made plain: synced as a plain remote.
                     try repo.fetch(remote: name, progress: progress)
                     theirs = repo.referenceID(tracking)
+                    replace = !decrypt
+                } else if decrypt && sealed.sealedCommit != nil {
+                    // Turning encryption off: the sealed history is merged, then replaced.
                     replace = true
                 }
             } else {
@@ -84,13 +103,17 @@ public enum DiarySync {
             let ahead = try theirs.map { try repo.aheadBehind(head, $0).ahead } ?? 1
             if ahead == 0 && !replace { break }
             let pushed: Bool
-            if let sealed {
+            if let sealed, !decrypt {
                 pushed = try sealed.push(head: head, recipients: try Recipients.read(diary).keys.map { $0.key }, replacing: replace, progress: progress)
             } else {
-                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: replaces, progress: progress)
+                // A sealed history is replaced only while the remote's branch is the sealed
+                // commit this sync fetched.
+                let sealedHead = sealed.flatMap { $0.plainHistory ? nil : $0.sealedCommit }
+                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: sealedHead ?? replaces, progress: progress)
+                report.replacedSealedHistory = report.replacedSealedHistory || (pushed && sealedHead != nil)
             }
             if pushed {
-                report.replacedPlainHistory = report.replacedPlainHistory || (sealed != nil && replace && replaces == nil)
+                report.replacedPlainHistory = report.replacedPlainHistory || (sealed != nil && !decrypt && replace && replaces == nil)
                 report.replacedRemote = report.replacedRemote || replaces != nil
                 // An empty remote (or a replaced history) received the whole history.
                 report.sent += theirs == nil || replace ? try commitCount(repo) : ahead
@@ -100,6 +123,11 @@ public enum DiarySync {
             guard attempts < 3 else {
                 throw DaybookError(.git, "cannot push to \(name) (\(url)): it kept changing during the sync; run `daybook sync` again")
             }
+        }
+        if decrypt, let sealed {
+            // The remote's branch is plain now: pushed by this sync, or by another machine's.
+            try sealed.unmark()
+            report.encryptionOff = true
         }
         if upstream == nil || setURL != nil, repo.referenceID(tracking) != nil {
             try repo.setUpstream(of: branch, remote: name, remoteBranch: remoteBranch)

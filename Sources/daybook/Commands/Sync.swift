@@ -16,14 +16,17 @@ struct Sync: ParsableCommand {
     @Option(name: .customLong("set-remote"), help: ArgumentHelp("Create the remote, or point it at URL, and sync with it.", valueName: "url"))
     var setRemote: String?
     @Flag(name: .customLong("no-push"), help: "Fetch and merge only.") var noPush = false
-    @Flag(help: "Mark the remote encrypted: from now on it receives only data sealed for the diary's recipients (`daybook key`).") var encrypt = false
+    @Flag(inversion: .prefixedNo,
+          help: "--encrypt marks the remote encrypted: from now on it receives only data sealed for the diary's recipients (`daybook key`). --no-encrypt turns that off: its sealed history is replaced by the plain one.")
+    var encrypt: Bool?
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
         let showProgress = Terminal.stderrIsTerminal && !global.quiet
         let report = try DiarySync.run(diary, remote: remote, setURL: setRemote.map(url), push: !noPush,
-                                       encrypt: encrypt, environment: global.environment, progress: showProgress ? Sync.progress : nil)
+                                       encrypt: encrypt == true, decrypt: encrypt == false, environment: global.environment,
+                                       progress: showProgress ? Sync.progress : nil)
         for c in report.conflicts {
             Terminal.warning(Diagnostic(.warning, "\(c.reason): kept this machine's version; the other machine's is in \(diary.displayPath(c.copy))",
                                         at: SourceLocation(path: diary.displayPath(c.path))))
@@ -34,12 +37,16 @@ struct Sync: ParsableCommand {
         if report.replacedPlainHistory {
             Terminal.warning(Diagnostic(.warning, "the remote's plain history was replaced by an encrypted one, but its old commits may stay on the host (\(report.url)): delete them there (see `man daybook-sync`)"))
         }
+        if report.replacedSealedHistory {
+            Terminal.warning(Diagnostic(.warning, "the remote's encrypted history was replaced by the plain one: the host (\(report.url)) can read every entry from now on; other machines follow with `daybook sync --no-encrypt` (see `man daybook-sync`)"))
+        }
         var done: [String] = []
         if let c = report.outsideCommit { done.append("committed edits made outside daybook (\(c.prefix(7)))") }
         if report.received > 0 { done.append("received \(changes(report.received))" + (report.fastForward ? "" : " (merged)")) }
         if report.erasedHere > 0 { done.append("erased \(report.erasedHere) entr\(report.erasedHere == 1 ? "y" : "ies") another machine purged") }
         if report.sent > 0 { done.append("sent \(changes(report.sent))" + (report.replacedRemote ? " (the remote's history replaced by the purged one)" : "")) }
         if noPush { done.append("nothing pushed (--no-push)") }
+        if report.encryptionOff { done.append("the remote is no longer encrypted") }
         if !report.conflicts.isEmpty { done.append("\(report.conflicts.count) conflict cop\(report.conflicts.count == 1 ? "y" : "ies") to review") }
         global.confirm("daybook: synced with \(report.remote): " + (done.isEmpty ? "already up to date" : done.joined(separator: ", ")))
     }
