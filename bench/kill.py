@@ -14,7 +14,6 @@ import json
 import os
 import pathlib
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -107,12 +106,7 @@ def trials(binary, tmp, count, seed=1, check_every=1):
     stats["check_output"] = (final.stdout + final.stderr)[-2000:]
     # What the reading commands give from the cache and its journal, as the kills left them, must
     # be what they give from the files alone.
-    def reads():
-        return [subprocess.run([binary, *c], capture_output=True, text=True, env=env, timeout=WATCHDOG).stdout
-                for c in (["ls"], ["tag", "ls"], ["code", "ls"], ["stats"])]
-    cached = reads()
-    shutil.rmtree(d / ".daybook" / "cache", ignore_errors=True)
-    stats["cache_agrees"] = cached == reads()
+    stats["cache_agrees"] = scratch.cache_agrees(binary, d, env, timeout=WATCHDOG)
     history = subprocess.run(["git", "log", "--all", "-p", "--format=%B"], cwd=d, capture_output=True,
                              text=True, env=env).stdout
     files = "".join(p.read_text(errors="replace") for p in d.rglob("*") if p.is_file() and ".git" not in p.parts)

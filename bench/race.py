@@ -20,7 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def race(binary, tmp, trials):
-    """Runs `trials` tag adds against the editing thread; returns (lost words, exits by code)."""
+    """Runs `trials` tag adds against the editing thread; returns (lost words, exits by code, words
+    written, whether reads from the entry cache agree with reads of the files afterwards)."""
     tmp = pathlib.Path(tmp)
     d = tmp / "diary"
     env = scratch.environment(tmp, d)
@@ -67,16 +68,17 @@ def race(binary, tmp, trials):
     history = subprocess.run(["git", "log", "-p", "--format=", "--", rel], cwd=d, capture_output=True,
                              text=True, env=env).stdout + entry.read_text()
     lost = [w for w in words if w not in history]
-    return lost, exits, len(words)
+    return lost, exits, len(words), scratch.cache_agrees(binary, d, env)
 
 
 def main():
     trials = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     binary = os.environ.get("DAYBOOK_BIN") or str(ROOT / ".build/debug/daybook")
     with tempfile.TemporaryDirectory() as tmp:
-        lost, exits, written = race(binary, tmp, trials)
-    print(f"{trials} tag adds racing {written} outside edits: exits {exits}, lost edits {len(lost)}")
-    sys.exit(1 if lost else 0)
+        lost, exits, written, agrees = race(binary, tmp, trials)
+    print(f"{trials} tag adds racing {written} outside edits: exits {exits}, lost edits {len(lost)}; "
+          f"reads from the cache {'agree' if agrees else 'DISAGREE'} with reads of the files")
+    sys.exit(1 if lost or not agrees else 0)
 
 
 if __name__ == "__main__":

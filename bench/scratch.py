@@ -23,3 +23,17 @@ def environment(tmp, diary):
     return {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "DAYBOOK_DIR": str(diary),
             "DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "NO_COLOR": "1", "LANG": "C.UTF-8", "TZ": "Europe/Vienna",
             "GIT_CONFIG_NOSYSTEM": "1", "EDITOR": "false"}
+
+
+def cache_agrees(binary, diary, env, timeout=60):
+    """Whether `ls`, `tag ls`, `code ls` and `stats` give from the entry cache (and its journal), as
+    it was left, what they give from the files alone (the cache removed)."""
+    import shutil
+    import subprocess
+
+    def reads():
+        return [subprocess.run([binary, *c], capture_output=True, text=True, env=env, timeout=timeout).stdout
+                for c in (["ls"], ["tag", "ls"], ["code", "ls"], ["stats"])]
+    cached = reads()
+    shutil.rmtree(pathlib.Path(diary) / ".daybook" / "cache", ignore_errors=True)
+    return cached == reads()

@@ -164,9 +164,10 @@ def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
     race = bench_module("race")
     work = tmp_path / "race"
     work.mkdir()
-    lost, exits, written = race.race(diary.bin, work, 150)
+    lost, exits, written, agrees = race.race(diary.bin, work, 150)
     assert written > 100 and exits.get(0, 0) > 10, exits
     assert lost == [], f"{len(lost)} of {written} outside edits lost: {lost[:5]}"
+    assert agrees, "reads from the entry cache differ from reads of the files after the race"
 
 
 def open_to_others(root):
