@@ -284,7 +284,8 @@ def test_a_plain_remote_becomes_encrypted(tmp_path, served):
 
 
 def remote_log(bare):
-    return subprocess.run(["git", "log", "-p", "main"], cwd=bare, capture_output=True, text=True).stdout
+    # A sealed manifest is random bytes, which git may print as text: not UTF-8.
+    return subprocess.run(["git", "log", "-p", "main"], cwd=bare, capture_output=True).stdout.decode("utf-8", "replace")
 
 
 def encrypted_mark(d):
