@@ -1,6 +1,8 @@
 """What the bench scripts share: the binary to time, and a throwaway HOME and environment for a diary."""
 import os
 import pathlib
+import shutil
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -28,9 +30,6 @@ def environment(tmp, diary):
 def cache_agrees(binary, diary, env, timeout=60):
     """Whether `ls`, `tag ls`, `code ls` and `stats` give from the entry cache (and its journal), as
     it was left, what they give from the files alone (the cache removed)."""
-    import shutil
-    import subprocess
-
     def reads():
         return [subprocess.run([binary, *c], capture_output=True, text=True, env=env, timeout=timeout).stdout
                 for c in (["ls"], ["tag", "ls"], ["code", "ls"], ["stats"])]

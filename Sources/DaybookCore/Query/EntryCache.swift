@@ -408,6 +408,14 @@ final class EntryCache: @unchecked Sendable {
         return out.count - 1
     }
 
+    /// Whether every problem of the entry file at `rel` lies in that file: a problem of another
+    /// file (a broken stroke file) is not cached, so it is told again.
+    static func problemsAreItsOwn(_ problems: [DaybookError], rel: String, in diary: Diary) -> Bool {
+        guard !problems.isEmpty else { return true }
+        let shown = diary.displayPath(rel)
+        return problems.allSatisfy { $0.location?.path == shown }
+    }
+
     /// Whether a fresh parse is kept in the cache (its digest dropped when its stamps are no
     /// longer racy): not a racily clean file without the digest of what was parsed, nor
     /// warnings about other files.

@@ -38,30 +38,10 @@ extension EntryCache {
         guard let m = MappedFile(EntryCache.journalFile(beside: file).path) else { return }
         let blocks = EntryCache.journalBlocks(m.bytes, fingerprint: fingerprint, against: fileChecksum)
         guard !blocks.isEmpty else { return }
+        // A block whose checksum holds but whose record does not read (written by a bug, or by
+        // another version) makes the journal count as absent.
+        guard var changes = try? EntryCache.lastChanges(m.bytes, blocks, inks: &inks) else { return }
         journalMap = m
-        var changes: [(rel: UnsafeBufferPointer<UInt8>, slot: Slot?)] = []
-        var seen: [String: Int] = [:]
-        do {
-            for block in blocks {
-                var r = BinaryReader(UnsafeBufferPointer(rebasing: m.bytes[..<block.upperBound]), offset: block.lowerBound)
-                let change: (rel: UnsafeBufferPointer<UInt8>, slot: Slot?)
-                if try r.byte() == 1 {
-                    let slot = try EntryCache.readSlot(&r, inks: &inks, inJournal: true)
-                    change = (UnsafeBufferPointer(rebasing: m.bytes[Int(slot.rel)..<Int(slot.rel + slot.relCount)]), slot)
-                } else {
-                    let rel = try r.span()
-                    change = (UnsafeBufferPointer(rebasing: m.bytes[rel]), nil)
-                }
-                guard r.offset == block.upperBound else { throw BinaryReader.Damaged() }
-                let key = String(decoding: change.rel, as: UTF8.self)
-                if let k = seen[key] { changes[k] = change } else { seen[key] = changes.count; changes.append(change) }
-            }
-        } catch {
-            // A block whose checksum holds but whose record does not read: written by a bug, or
-            // by another version. The journal is then taken as absent.
-            journalMap = nil
-            return
-        }
         journalCount = blocks.count
         changes.sort { EntryCache.walkOrder($0.rel, $1.rel) < 0 }
         // Each change's place among the records, found by halving (the records are in walk
@@ -91,6 +71,29 @@ extension EntryCache {
         }
         merged += slots[next...]
         slots = merged
+    }
+
+    /// Each path's last change in the journal's `blocks`, in the order the paths first come: its
+    /// record's header (offsets into `m`), or nil for a file gone. Throws when a block does not
+    /// read as a change.
+    static func lastChanges(_ m: UnsafeBufferPointer<UInt8>, _ blocks: [Range<Int>], inks: inout [FileStamp]) throws
+        -> [(rel: UnsafeBufferPointer<UInt8>, slot: Slot?)] {
+        var changes: [(rel: UnsafeBufferPointer<UInt8>, slot: Slot?)] = []
+        var seen: [String: Int] = [:]
+        for block in blocks {
+            var r = BinaryReader(UnsafeBufferPointer(rebasing: m[..<block.upperBound]), offset: block.lowerBound)
+            let change: (rel: UnsafeBufferPointer<UInt8>, slot: Slot?)
+            if try r.byte() == 1 {
+                let slot = try readSlot(&r, inks: &inks, inJournal: true)
+                change = (UnsafeBufferPointer(rebasing: m[Int(slot.rel)..<Int(slot.rel + slot.relCount)]), slot)
+            } else {
+                change = (UnsafeBufferPointer(rebasing: m[try r.span()]), nil)
+            }
+            guard r.offset == block.upperBound else { throw BinaryReader.Damaged() }
+            let key = String(decoding: change.rel, as: UTF8.self)
+            if let k = seen[key] { changes[k] = change } else { seen[key] = changes.count; changes.append(change) }
+        }
+        return changes
     }
 
     /// The payload ranges of a journal's blocks that read, in order, when it was written against
@@ -158,18 +161,10 @@ extension EntryCache {
     /// not in `changed` whose stamps are unchanged and no longer racy, and whose bytes still give
     /// the digest (as a reading command that writes the cache file drops such digests).
     static func settledBlocks(_ journal: JournalState, excluding changed: Set<String>, in diary: Diary, now: Int) -> [[UInt8]] {
-        guard let m = journal.map?.bytes else { return [] }
-        var inks: [FileStamp] = [], last: [String: Slot?] = [:]
-        for block in journal.blocks {
-            var r = BinaryReader(UnsafeBufferPointer(rebasing: m[..<block.upperBound]), offset: block.lowerBound)
-            if (try? r.byte()) == 1, let slot = try? readSlot(&r, inks: &inks, inJournal: true) {
-                last[String(decoding: m[Int(slot.rel)..<Int(slot.rel + slot.relCount)], as: UTF8.self)] = slot
-            } else if let rel = try? r.string() {
-                last[rel] = Slot?.none
-            }
-        }
+        var inks: [FileStamp] = []
+        guard let m = journal.map?.bytes, let changes = try? lastChanges(m, journal.blocks, inks: &inks) else { return [] }
         var out: [[UInt8]] = []
-        for (rel, slot) in last.sorted(by: { $0.key < $1.key }) {
+        for (rel, slot) in changes.map({ (String(decoding: $0.rel, as: UTF8.self), $0.slot) }).sorted(by: { $0.0 < $1.0 }) {
             guard let slot, slot.hasDigest, !changed.contains(rel),
                   let stamps = stamps(of: rel, in: diary), stamps.entry == slot.stamp, stamps.ink == (slot.ink < 0 ? nil : inks[Int(slot.ink)]),
                   !stamps.entry.isRacy(now: now), !(stamps.ink?.isRacy(now: now) ?? false),

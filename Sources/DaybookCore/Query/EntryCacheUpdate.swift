@@ -25,9 +25,8 @@ extension EntryCache {
             let racy = stamp.isRacy(now: now) || (ink?.isRacy(now: now) ?? false)
             var (outcome, digest) = diary.readEntry(rel, digest: racy)
             outcome.entry?.body = ""
-            let shown = diary.displayPath(rel)
             return journalBlock(rel: rel, fresh: Fresh(rel: rel, stamp: stamp, ink: ink, entry: outcome.entry, problems: outcome.problems, digest: digest,
-                                                      cacheable: outcome.problems.allSatisfy { $0.location?.path == shown }), now: now)
+                                                      cacheable: problemsAreItsOwn(outcome.problems, rel: rel, in: diary)), now: now)
         }
         appendToJournal(blocks + settledBlocks(journal, excluding: changed, in: diary, now: now), journal)
     }

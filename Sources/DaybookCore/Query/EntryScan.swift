@@ -265,10 +265,7 @@ extension Diary {
                 let rel = outcome.entry?.path ?? files.rel(i)
                 // A problem of another file (a broken stroke file) is not cached: it is told again;
                 // nor is a file whose stamp could not be taken.
-                let cacheable = stamp != .unknown && (outcome.problems.isEmpty || {
-                    let shown = displayPath(rel)
-                    return outcome.problems.allSatisfy { $0.location?.path == shown }
-                }())
+                let cacheable = stamp != .unknown && EntryCache.problemsAreItsOwn(outcome.problems, rel: rel, in: self)
                 let fresh = EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
                                              digest: digest, cacheable: cacheable)
                 diagnostics += outcome.problems.map { Diagnostic($0) }
