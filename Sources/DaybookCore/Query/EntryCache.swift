@@ -402,8 +402,22 @@ final class EntryCache: @unchecked Sendable {
     /// parsed, and warnings about other files.
     func add(_ f: Fresh, into out: inout Writer) -> Int? {
         var f = f
-        guard EntryCache.keeps(&f, now: out.now) else { return nil }
-        EntryCache.writeRecord(&out.w, f)
+        guard EntryCache.encode(&f, now: out.now, into: &out.w) else { return nil }
+        out.count += 1
+        return out.count - 1
+    }
+
+    /// Appends a fresh parse's record to `w` (on any thread, for `add(record:into:)`), unless
+    /// the cache does not keep it (`keeps`): then false, and nothing is written.
+    static func encode(_ f: inout Fresh, now: Int, into w: inout BinaryWriter) -> Bool {
+        guard keeps(&f, now: now) else { return false }
+        writeRecord(&w, f)
+        return true
+    }
+
+    /// Adds a record `encode` made (with this cache's `now`) to the next cache and returns its slot there.
+    func add(record: UnsafeBufferPointer<UInt8>, into out: inout Writer) -> Int {
+        out.w.bytes.append(contentsOf: record)
         out.count += 1
         return out.count - 1
     }

@@ -183,9 +183,33 @@ extension Diary {
         return walk
     }
 
-    /// A file parsed by `scanEntries`: its entry or problems, the digest of its bytes when asked
-    /// for, and its stamp.
-    typealias Parsed = (outcome: EntryParser.Outcome, digest: [UInt8]?, stamp: FileStamp)
+    /// A file parsed by `scanEntries` on a parsing thread: what the thread that writes the next
+    /// cache needs of it. Its cache record is encoded where it was parsed, so the entry is made,
+    /// encoded and dropped on one thread and never copied to another.
+    struct Parsed {
+        /// Its stamp as it was read (unknown when it could not be).
+        var stamp: FileStamp
+        /// The entry's date; nil when the file gave no entry.
+        var date: LocalDateTime?
+        /// Its problems: why there is no entry, or warnings beside one.
+        var problems: [DaybookError]
+        /// Its record (`EntryCache.encode`) in its part's bytes; nil when the cache does not keep it.
+        var record: Range<Int>?
+        var part: Int
+        /// The entry, without its body, when the cache does not keep it.
+        var entry: Entry?
+    }
+
+    /// A chunk of parsed files, and the bytes of their records, one array per part of the chunk
+    /// (each part parsed in order by one thread).
+    struct ParsedChunk {
+        var files: [Parsed?] = []
+        var parts: [[UInt8]] = []
+    }
+
+    /// How many parts a chunk is parsed in, each by one thread in file order: enough that every
+    /// core has parts to take until the chunk's end.
+    static let parseParts = 16
 
     /// Files parsed a chunk at a time by `scanEntries`: 4,096. Each chunk's end is a wait for the
     /// next to be handed out; at 100,000 entries (cold, alternated runs) 512 took 1.30 s, 2,048
@@ -243,7 +267,7 @@ extension Diary {
         var items: [EntrySnapshot.Item] = []
         items.reserveCapacity(files.count)
         var next = 0
-        func consume(upTo end: Int, parsed: (Int) -> Parsed?) {
+        func consume(upTo end: Int, parsed: (Int) -> (Parsed, [[UInt8]])?) {
             while next < end {
                 let i = next
                 next += 1
@@ -259,23 +283,19 @@ extension Diary {
                     }
                     continue
                 }
-                guard let (outcome, digest, stamp) = parsed(i) else { continue }
-                let f = files.files[i]
-                if stamp != f.stamp { stampsTaken.append((i, stamp)) }
-                let rel = outcome.entry?.path ?? files.rel(i)
-                // A problem of another file (a broken stroke file) is not cached: it is told again;
-                // nor is a file whose stamp could not be taken.
-                let cacheable = stamp != .unknown && EntryCache.problemsAreItsOwn(outcome.problems, rel: rel, in: self)
-                let fresh = EntryCache.Fresh(rel: rel, stamp: stamp, ink: f.ink, entry: outcome.entry, problems: outcome.problems,
-                                             digest: digest, cacheable: cacheable)
-                diagnostics += outcome.problems.map { Diagnostic($0) }
-                if outcome.entry == nil { failures[Int32(i)] = outcome.problems }
-                // An entry the cache does not take (racy without a digest, a problem in its
-                // stroke file) is kept as parsed.
-                let slot = writer == nil ? nil : cache.add(fresh, into: &writer!)
-                if let e = outcome.entry {
-                    if slot == nil { parsedEntries[i] = e }
-                    items.append(EntrySnapshot.Item(date: e.date, file: Int32(i), slot: Int32(slot ?? -1)))
+                // (A file to parse means the cache is written: `writer` is there.)
+                guard let (p, parts) = parsed(i) else { continue }
+                if p.stamp != files.files[i].stamp { stampsTaken.append((i, p.stamp)) }
+                if !p.problems.isEmpty {
+                    diagnostics += p.problems.map { Diagnostic($0) }
+                    if p.date == nil { failures[Int32(i)] = p.problems }
+                }
+                let slot = p.record.map { r in parts[p.part].withUnsafeBufferPointer { cache.add(record: UnsafeBufferPointer(rebasing: $0[r]), into: &writer!) } }
+                if let date = p.date {
+                    // An entry the cache does not take (racy without a digest, a problem in its
+                    // stroke file) is kept as parsed.
+                    if slot == nil, let e = p.entry { parsedEntries[i] = e }
+                    items.append(EntrySnapshot.Item(date: date, file: Int32(i), slot: Int32(slot ?? -1)))
                 }
             }
         }
@@ -287,44 +307,70 @@ extension Diary {
         let missing = misses
         // A read buffer and an open month folder per thread, handed on from chunk to chunk.
         let readers = ReusePool<FileBytes> { FileBytes() }
-        @Sendable func parse(_ taken: Range<Int>) -> [Parsed?] {
-            let first = taken.lowerBound, count = taken.count
-            var parsed = [Parsed?](repeating: nil, count: count)
-            parsed.withUnsafeMutableBufferPointer { slots in
-                nonisolated(unsafe) let slots = slots // each iteration writes its own slot
-                DispatchQueue.concurrentPerform(iterations: count) { j in
-                    let f = files.files[missing[first + j]]
-                    // A racy file is cached with the digest of the bytes parsed, or not at all.
-                    var read = readers.with { reader in
-                        readEntry(files.rel(missing[first + j]), stamp: f.stamp, digest: { $0.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false) },
-                                  ink: f.ink != nil, reader: reader)
-                    }
-                    read.outcome.entry?.body = ""
-                    slots[j] = read
-                }
+        /// File i parsed, its record encoded into `w` (part `part` of its chunk).
+        @Sendable func parseFile(_ i: Int, reader: FileBytes, part: Int, into w: inout BinaryWriter) -> Parsed {
+            let f = files.files[i]
+            let rel = files.rel(i)
+            // A racy file is cached with the digest of the bytes parsed, or not at all.
+            var read = readEntry(rel, stamp: f.stamp, digest: { $0.isRacy(now: cache.now) || (f.ink?.isRacy(now: cache.now) ?? false) },
+                                 ink: f.ink != nil, reader: reader)
+            // A problem of another file (a broken stroke file) is not cached: it is told again;
+            // nor is a file whose stamp could not be taken.
+            let cacheable = read.stamp != .unknown && EntryCache.problemsAreItsOwn(read.outcome.problems, rel: rel, in: self)
+            var fresh = EntryCache.Fresh(rel: rel, stamp: read.stamp, ink: f.ink, entry: read.outcome.entry.take(), problems: read.outcome.problems,
+                                         digest: read.digest, cacheable: cacheable)
+            var parsed = Parsed(stamp: read.stamp, date: fresh.entry?.date, problems: fresh.problems, record: nil, part: part, entry: nil)
+            let start = w.bytes.count
+            if EntryCache.encode(&fresh, now: cache.now, into: &w) {
+                parsed.record = start..<w.bytes.count
+            } else if var e = fresh.entry.take() {
+                e.body = ""
+                parsed.entry = e
             }
             return parsed
         }
+        @Sendable func parse(_ taken: Range<Int>) -> ParsedChunk {
+            let first = taken.lowerBound, count = taken.count
+            let partCount = min(count, Diary.parseParts)
+            var chunk = ParsedChunk(files: [Parsed?](repeating: nil, count: count), parts: [[UInt8]](repeating: [], count: partCount))
+            chunk.files.withUnsafeMutableBufferPointer { slots in
+                chunk.parts.withUnsafeMutableBufferPointer { partSlots in
+                    // Each part writes its own files' slots and its own bytes.
+                    nonisolated(unsafe) let slots = slots, partSlots = partSlots
+                    DispatchQueue.concurrentPerform(iterations: partCount) { p in
+                        let mine = (count * p / partCount)..<(count * (p + 1) / partCount)
+                        var w = BinaryWriter()
+                        w.bytes.reserveCapacity(mine.count * 320)
+                        readers.with { reader in
+                            for j in mine { slots[j] = parseFile(missing[first + j], reader: reader, part: p, into: &w) }
+                        }
+                        partSlots[p] = w.bytes
+                    }
+                }
+            }
+            return chunk
+        }
         let chunks = Diary.parseChunks(missing.count, size: chunk)
-        var current = chunks.isEmpty ? [] : parse(chunks[0])
+        var current = chunks.isEmpty ? ParsedChunk() : parse(chunks[0])
         for (n, taken) in chunks.enumerated() {
             let first = taken.lowerBound
-            let next = Handed<[Parsed?]>([])
+            let next = Handed(ParsedChunk())
             let group = DispatchGroup()
             if n + 1 < chunks.count {
                 DispatchQueue.global().async(group: group) { next.value = parse(chunks[n + 1]) }
             }
-            let count = current.count
+            let count = current.files.count
             var k = 0
             consume(upTo: missing[first + count - 1] + 1) { i in
                 while k < count, missing[first + k] < i { k += 1 }
                 // Moved out, not copied: each is taken in once.
-                return k < count && missing[first + k] == i ? current[k].take() : nil
+                guard k < count, missing[first + k] == i, let p = current.files[k].take() else { return nil }
+                return (p, current.parts)
             }
             report?(first + count, missing.count)
             group.wait()
             current = next.value
-            next.value = [] // `current` the only reference, so taking its items out copies nothing
+            next.value = ParsedChunk() // `current` the only reference, so taking its items out copies nothing
         }
         consume(upTo: files.count) { _ in nil }
         // Oldest first; entries of the same moment by id. Paths are in date order already for the
