@@ -96,17 +96,18 @@ struct QuoteSearch {
 }
 
 struct NormalizedText {
-    /// The text's bytes when it is ASCII without `\r` (most bodies): nothing is folded, and
-    /// scalar i is byte i, so positions need no table and matches are found with `memchr`.
-    private var ascii: [UInt8]?
+    /// The text when it is ASCII without `\r` (most bodies): nothing is folded, and scalar i is
+    /// byte i, so positions need no table and matches are found in its bytes (`ByteSearch`),
+    /// where the String keeps them (no copy).
+    private var ascii: String?
     private var scalars: [Unicode.Scalar] = []
     /// `original[i]` is the original offset of normalized scalar `i`; one extra entry for the end.
     private var original: [Int] = []
 
     init(_ s: String) {
         var s = s
-        if NormalizedText.asciiFastPath, let bytes = s.withUTF8({ b in NormalizedText.isASCIIWithoutCR(b) ? Array(b) : nil }) {
-            ascii = bytes
+        if NormalizedText.asciiFastPath, s.withUTF8(NormalizedText.isASCIIWithoutCR) {
+            ascii = s
             return
         }
         let all = Array(s.unicodeScalars)
@@ -140,42 +141,26 @@ struct NormalizedText {
     nonisolated(unsafe) static var asciiFastPath = true
 
     /// How many scalars the text has after folding.
-    var count: Int { ascii?.count ?? scalars.count }
+    var count: Int { ascii?.utf8.count ?? scalars.count }
 
     /// The original scalar offset of normalized position `i` (0 through `count`).
     func offset(_ i: Int) -> Int { ascii == nil ? original[i] : i }
 
     /// The normalized text's scalars.
-    private var allScalars: [Unicode.Scalar] { ascii.map { $0.map { Unicode.Scalar($0) } } ?? scalars }
+    private var allScalars: [Unicode.Scalar] { ascii.map { Array($0.unicodeScalars) } ?? scalars }
 
     /// Start indices (normalized) of the non-overlapping matches of `needle`, left to right.
     func matches(of needle: NormalizedText) -> [Int] {
         var out: [Int] = []
         guard needle.count > 0, needle.count <= count else { return out }
-        if let hay = ascii {
+        if var hay = ascii {
             // A needle with a character beyond ASCII or a `\r` left after folding is not in this text.
-            let n: [UInt8]
+            var n: String
             if let a = needle.ascii { n = a } else {
                 guard needle.scalars.allSatisfy({ $0.isASCII && $0 != "\r" }) else { return out }
-                n = needle.scalars.map { UInt8($0.value) }
+                n = String(String.UnicodeScalarView(needle.scalars))
             }
-            hay.withUnsafeBytes { h in
-                n.withUnsafeBytes { p in
-                    // The first byte by memchr, the rest compared where it is.
-                    let first = Int32(p[0])
-                    var i = 0
-                    while i + p.count <= h.count, let hit = memchr(h.baseAddress! + i, first, h.count - p.count + 1 - i) {
-                        let at = h.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                        if memcmp(h.baseAddress! + at, p.baseAddress!, p.count) == 0 {
-                            out.append(at)
-                            i = at + p.count
-                        } else {
-                            i = at + 1
-                        }
-                    }
-                }
-            }
-            return out
+            return hay.withUTF8 { h in n.withUTF8 { ByteSearch.matches(of: $0, in: h) } }
         }
         let needle = needle.allScalars
         guard let first = needle.first else { return out }
