@@ -189,11 +189,17 @@ public final class Diary {
 
     static func isEntryFileName<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8, C.Index == Int {
         guard bytes.count > 3, bytes.first != UInt8(ascii: "."), bytes.suffix(3).elementsEqual(".md".utf8) else { return false }
-        let marker = ".conflict-".utf8
-        guard bytes.count >= marker.count else { return true }
-        let start = bytes.startIndex
-        return !(0...(bytes.count - marker.count)).contains { bytes[(start + $0)..<(start + $0 + marker.count)].elementsEqual(marker) }
+        // Each `.` is looked at (a name has few), not every place (the walk asks of every name).
+        let marker = Diary.conflictMarker
+        var i = bytes.startIndex
+        while i + marker.count <= bytes.endIndex {
+            if bytes[i] == UInt8(ascii: "."), bytes[i..<(i + marker.count)].elementsEqual(marker) { return false }
+            i += 1
+        }
+        return true
     }
+
+    private static let conflictMarker = Array(".conflict-".utf8)
 
     public func repository() throws -> Repository {
         try Repository.open(root)

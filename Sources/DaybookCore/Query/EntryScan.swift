@@ -385,7 +385,8 @@ extension Diary {
                 return Entry.id(ofPath: files.rel(Int(a.file))) < Entry.id(ofPath: files.rel(Int(b.file)))
             }
         }
-        let finished = writer.map { cache.finish($0) } ?? true
+        var finished = true
+        if var w = writer.take() { finished = cache.finish(&w) } // moved out: the only reference to its bytes
         sorting.wait()
         items = sorted.value
         if !finished {

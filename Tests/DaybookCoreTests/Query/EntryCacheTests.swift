@@ -315,7 +315,7 @@ final class EntryCacheTests: XCTestCase {
         let cache = EntryCache(diary: diary)
         var out = cache.writer()
         XCTAssertNotNil(cache.add(EntryCache.Fresh(rel: rel, stamp: stamp, ink: nil, entry: old.entry, problems: [], digest: oldDigest), into: &out))
-        XCTAssertTrue(cache.finish(out))
+        XCTAssertTrue(cache.finish(&out))
         XCTAssertEqual(EntryCache(diary: diary).slots.first?.hasDigest, true)
         XCTAssertEqual(load().0.first?.title, "two")
         XCTAssertEqual(load().0.first?.title, "two")

@@ -195,4 +195,18 @@ final class EntryNamesTests: XCTestCase {
         try Data(bytes.prefix(10)).write(to: namesFile)
         XCTAssertEqual(EntryReference(diary).files(idPrefix: "2026-11-03-08"), ["entries/2026/11/2026-11-03-0800-first.md"])
     }
+
+    /// An entry file is `<name>.md`, not hidden and not a conflict copy, asked of a String and of
+    /// the bytes the walk reads.
+    func testWhichNamesAreEntryFiles() {
+        let names: [(String, Bool)] = [
+            ("2026-11-21-1200-a.md", true), ("2026-11-21-1200-a.conflict-1a2b3c.md", false), (".2026-11-21-1200-a.md", false),
+            ("a.conflict-.md", false), (".conflict-.md", false), ("a.conflict.md", true), ("a.conflicts-.md", true),
+            ("a.md.conflict-x", false), ("a.txt", false), (".md", false), ("a.md", true), ("a..conflict-b.md", false),
+        ]
+        for (name, expected) in names {
+            XCTAssertEqual(Diary.isEntryFileName(name), expected, name)
+            XCTAssertEqual(Array(name.utf8).withUnsafeBufferPointer { Diary.isEntryFileName($0) }, expected, name)
+        }
+    }
 }
