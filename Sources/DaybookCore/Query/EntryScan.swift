@@ -351,14 +351,27 @@ extension Diary {
             return chunk
         }
         let chunks = Diary.parseChunks(missing.count, size: chunk)
-        var current = chunks.isEmpty ? ParsedChunk() : parse(chunks[0])
-        for (n, taken) in chunks.enumerated() {
+        // Two chunks are parsed at a time, so the threads that finish their parts of one go on
+        // with the next instead of waiting for the last part of the first.
+        var inFlight: [(parsed: Handed<ParsedChunk>, done: DispatchGroup)] = []
+        func handOut() {
+            let n = inFlight.count + handedOut
+            guard n < chunks.count else { return }
+            let parsed = Handed(ParsedChunk()), done = DispatchGroup()
+            DispatchQueue.global().async(group: done) { parsed.value = parse(chunks[n]) }
+            inFlight.append((parsed, done))
+        }
+        var handedOut = 0
+        handOut()
+        handOut()
+        for taken in chunks {
+            let (parsed, done) = inFlight.removeFirst()
+            handedOut += 1
+            done.wait()
+            var current = parsed.value
+            parsed.value = ParsedChunk() // `current` the only reference, so taking its items out copies nothing
+            handOut()
             let first = taken.lowerBound
-            let next = Handed(ParsedChunk())
-            let group = DispatchGroup()
-            if n + 1 < chunks.count {
-                DispatchQueue.global().async(group: group) { next.value = parse(chunks[n + 1]) }
-            }
             let count = current.files.count
             var k = 0
             consume(upTo: missing[first + count - 1] + 1) { i in
@@ -368,9 +381,6 @@ extension Diary {
                 return (p, current.parts)
             }
             report?(first + count, missing.count)
-            group.wait()
-            current = next.value
-            next.value = ParsedChunk() // `current` the only reference, so taking its items out copies nothing
         }
         consume(upTo: files.count) { _ in nil }
         // Oldest first; entries of the same moment by id. Paths are in date order already for the
