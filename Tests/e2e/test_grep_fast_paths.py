@@ -1,4 +1,4 @@
-"""grep's fast paths on the built binary (issue 19): a plain string is found as bytes (memmem), a
+"""grep's fast paths on the built binary (issue 19): a plain string is found as bytes (ByteSearch), a
 regular expression by PCRE2 over the whole file, files are read in batches on every core with the
 word index choosing them. Each plain string is compared with a regular expression that matches
 exactly the same text but cannot take the plain path (`nurs[e]` for `nurse`), with the index and

@@ -61,7 +61,7 @@ public final class Grep {
     /// A file's bytes and where its lines start, reused from file to file.
     let file = FileBytes()
 
-    /// Whether a plain string is found with `memmem` (else with PCRE2, for tests comparing the two).
+    /// Whether a plain string is found as bytes (`ByteSearch`; else with PCRE2, for tests comparing the two).
     let plain: Bool
 
     public convenience init(_ pattern: String, options: GrepOptions) throws {

@@ -10,7 +10,7 @@ public final class Pattern {
     private let matchData: OpaquePointer
     /// The bytes every match is, when the pattern is a plain string matched with case (no `-i`,
     /// no `-w`, no character with a meaning in a regular expression): then a match is where
-    /// these bytes are, found with `memmem` instead of PCRE2 (see `literalMatch`).
+    /// these bytes are, found with `ByteSearch` instead of PCRE2 (see `literalMatch`).
     let literal: [UInt8]?
 
     /// Compiles `pattern`. An invalid pattern is a usage error naming the position in it.
@@ -63,12 +63,7 @@ public final class Pattern {
 
     /// Where `literal` is found in `subject` at or after `start` (the match PCRE2 would give).
     private func literalMatch(_ literal: [UInt8], in subject: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start <= subject.count, literal.count <= subject.count - start, let base = subject.baseAddress else { return nil }
-        return literal.withUnsafeBytes { needle in
-            daybook_memmem(base + start, subject.count - start, needle.baseAddress, needle.count).map {
-                UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) - base
-            }
-        }
+        literal.withUnsafeBufferPointer { ByteSearch.first(of: $0, in: subject, from: start) }
     }
 
     deinit {

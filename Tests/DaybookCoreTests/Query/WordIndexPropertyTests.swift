@@ -1,4 +1,4 @@
-// Property: on a random diary, grep with the word index, whole-file matching and memmem for plain
+// Property: on a random diary, grep with the word index, whole-file matching and the byte search for plain
 // strings gives exactly what matching every searched line of every entry with PCRE2 gives, for
 // many random patterns and options.
 import XCTest
@@ -63,7 +63,7 @@ final class WordIndexPropertyTests: XCTestCase {
                        "x_y|a1b2", "(?i)kelvin", "ph?armacist", "l(o)+g", "\\w+ed$", "^$", "e{2,}", "(?<=log)in", "fail(?=ed)",
                        "^title", "Gr..e", "\\d", "[[:upper:]]{3}", "a\\.b", "\\(sic\\)", "ee\\b", "^\\s*$", "s$", "^[A-Z]", "\\bin\\b.*\\bon\\b",
                        "(?:night|day)-shift", "mood: [1-3]", "caf.", "log(?:gin|in)", "\\Klogin", "\\Aw", "\\x{212A}", "x*", "^",
-                       // plain strings, found with memmem: in the front matter only, across lines, Unicode
+                       // plain strings, found as bytes (ByteSearch): in the front matter only, across lines, Unicode
                        "nurse", "mood: 3", "tags", "memo", "title: ", "ward\nnurse", "Grüße", "\u{212A}elvin", "end. ", "C-",
                        "x_y a1b2", "e ee", ": ", "café Grüße"]
         switch r.int(4) {
