@@ -164,12 +164,15 @@ final class EntryCache: @unchecked Sendable {
     init(diary: Diary, now: Int? = nil) {
         self.now = min(now ?? FileStamp.now, FileStamp.now)
         root = diary.rootPrefix
-        file = diary.stateFolder.appendingPathComponent("cache/entries.bin")
+        file = EntryCache.file(of: diary)
         fingerprint = EntryCache.fingerprint(diary)
         load()
     }
 
     var count: Int { slots.count }
+
+    /// Where a diary's cache is: `.daybook/cache/entries.bin`.
+    static func file(of diary: Diary) -> URL { diary.stateFolder.appendingPathComponent("cache/entries.bin") }
 
     /// What every cached parse depends on besides the entry file: the settings, the time zone,
     /// the diary's templates (they may set a mood scale).

@@ -17,7 +17,7 @@ extension EntryCache {
         let ink = ".strokes.json"
         let changed = Set(paths.map { $0.hasSuffix(ink) ? String($0.dropLast(ink.count)) + ".md" : $0 }.filter(Diary.isEntryPath))
         guard !changed.isEmpty, changed.count <= recordLimit else { return }
-        guard let journal = JournalState(cache: diary.stateFolder.appendingPathComponent("cache/entries.bin"),
+        guard let journal = JournalState(cache: EntryCache.file(of: diary),
                                          fingerprint: EntryCache.fingerprint(diary)) else { return }
         let now = FileStamp.now
         let blocks = changed.sorted().map { rel -> [UInt8] in

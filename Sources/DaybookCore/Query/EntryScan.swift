@@ -4,7 +4,7 @@ import Foundation
 
 /// What a thread makes for another (a chunk of parses, the sorted entries), handed over when
 /// their group is waited for.
-private final class Handed<Value>: @unchecked Sendable {
+final class Handed<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
@@ -57,11 +57,13 @@ struct EntryWalk {
     /// they are in the order of their Strings (which compare ASCII bytewise) without making them.
     func isAscendingASCII(_ order: [Int]) -> Bool {
         var previous: (folder: Int, name: Range<Int>)?
+        // Each folder is looked at once, and each name eight bytes at a time.
+        let asciiFolders = folders.map { $0.withUnsafeBufferPointer(FileBytes.isASCII) }
         return names.withUnsafeBufferPointer { nb in
             for i in order {
                 let f = files[i]
                 let name = Int(f.name)..<Int(f.name + f.nameCount)
-                guard nb[name].allSatisfy({ $0 < 0x80 }), folders[Int(f.folder)].allSatisfy({ $0 < 0x80 }) else { return false }
+                guard asciiFolders[Int(f.folder)], FileBytes.isASCII(UnsafeBufferPointer(rebasing: nb[name])) else { return false }
                 if let p = previous {
                     guard folderPathOrder(p.folder, Int(f.folder), nb[p.name], nb[name]) < 0 else { return false }
                 }
