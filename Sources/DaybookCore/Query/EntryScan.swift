@@ -4,7 +4,7 @@ import Foundation
 
 /// What a thread makes for another (a chunk of parses, the sorted entries), handed over when
 /// their group is waited for.
-final class Handed<Value>: @unchecked Sendable {
+private final class Handed<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
@@ -197,6 +197,7 @@ extension Diary {
         var problems: [DaybookError]
         /// Its record (`EntryCache.encode`) in its part's bytes; nil when the cache does not keep it.
         var record: Range<Int>?
+        /// The part of its chunk whose bytes hold the record.
         var part: Int
         /// The entry, without its body, when the cache does not keep it.
         var entry: Entry?
@@ -356,6 +357,7 @@ extension Diary {
         // Two chunks are parsed at a time, so the threads that finish their parts of one go on
         // with the next instead of waiting for the last part of the first.
         var inFlight: [(parsed: Handed<ParsedChunk>, done: DispatchGroup)] = []
+        var handedOut = 0 // chunks taken out of `inFlight`
         func handOut() {
             let n = inFlight.count + handedOut
             guard n < chunks.count else { return }
@@ -363,7 +365,6 @@ extension Diary {
             DispatchQueue.global().async(group: done) { parsed.value = parse(chunks[n]) }
             inFlight.append((parsed, done))
         }
-        var handedOut = 0
         handOut()
         handOut()
         for taken in chunks {
