@@ -127,7 +127,7 @@ final class EntryCache: @unchecked Sendable {
         var cacheable = true
     }
 
-    static let magic = "daybook-entry-cache 7\n"
+    static let magic = "daybook-entry-cache 8\n"
     let file: URL
     let fingerprint: String
     /// The cache file mapped read-only (the page cache's pages, not a copy), or the bytes this
@@ -504,7 +504,7 @@ final class EntryCache: @unchecked Sendable {
 
     /// The checksum the file ends with, over everything before it.
     static func checksum(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var c = Checksum64()
+        var c = WideChecksum64()
         c.add(b)
         return c.value
     }

@@ -19,7 +19,7 @@ import Glibc
 /// hold, or the journal has `journalLimit` blocks) writes the journal's records into it and
 /// unlinks the journal.
 extension EntryCache {
-    static let journalMagic = "daybook-entry-journal 1\n"
+    static let journalMagic = "daybook-entry-journal 2\n"
 
     /// How many blocks make the next reading command write the cache file with them (at 100,000
     /// entries that write takes about a twentieth of a second; a block costs each reading command

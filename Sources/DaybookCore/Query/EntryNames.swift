@@ -22,7 +22,7 @@ import Glibc
 /// (length-prefixed, behind their total length, so a folder's names are skipped unread), and a
 /// checksum over all of it.
 struct EntryNames {
-    static let magic = "daybook-entry-names 1\n"
+    static let magic = "daybook-entry-names 2\n"
 
     static func file(of diary: Diary) -> URL { diary.stateFolder.appendingPathComponent("cache/names.bin") }
 

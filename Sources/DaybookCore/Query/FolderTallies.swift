@@ -18,7 +18,7 @@ import Foundation
 /// A folder holding an entry that the cache did not take (a file changed in the last moments
 /// without its digest, a broken stroke file) is tallied from its entries every time.
 enum FolderTallies {
-    static let magic = "daybook-folder-tallies 1\n"
+    static let magic = "daybook-folder-tallies 2\n"
 
     /// What a run found and did, for tests: folders summed from the file, folders tallied from
     /// their entries.

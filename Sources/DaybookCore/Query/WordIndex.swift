@@ -19,7 +19,7 @@ import Glibc
 /// A query reads the header and the first two sections, and the postings of the words it needs.
 final class WordIndex {
     static let magic = Array("dbwords\n".utf8)
-    static let version = 1
+    static let version = 2
     static let headerSize = 128
     static let wordEnd = UInt8(ascii: "\n")
     static let docRecord = 40
@@ -63,7 +63,7 @@ final class WordIndex {
               WordIndex.headerSize + docsLength + wordsLength + postingsLength == Int(st.st_size),
               let docs = WordIndex.read(fd, at: WordIndex.headerSize, count: docsLength),
               let words = WordIndex.read(fd, at: WordIndex.headerSize + docsLength, count: wordsLength) else { return nil }
-        var sum = Checksum64()
+        var sum = WideChecksum64()
         sum.add(Array(header[0..<64]))
         sum.add(docs)
         sum.add(words)

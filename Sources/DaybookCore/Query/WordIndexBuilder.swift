@@ -187,7 +187,7 @@ extension WordIndex {
         header.u64(UInt64(bitPattern: Int64(builtAt)))
         header.u64(UInt64(files.count)); header.u64(UInt64(words.count))
         header.u64(UInt64(docs.bytes.count)); header.u64(UInt64(vocab.bytes.count)); header.u64(UInt64(offset))
-        var sum = Checksum64()
+        var sum = WideChecksum64()
         sum.add(header.bytes)
         sum.add(docs.bytes)
         sum.add(vocab.bytes)

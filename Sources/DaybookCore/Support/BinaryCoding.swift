@@ -183,3 +183,51 @@ struct Checksum64 {
         value = (h ^ UInt64(raw.count)) &* 0xBF58_476D_1CE4_E5B9
     }
 }
+
+/// The checksum of the caches' large files (`entries.bin` and its journal, `names.bin`,
+/// `tallies.bin`, the word index): `Checksum64`'s step in four lanes over 32 bytes at a time, so
+/// that no multiplication waits for the one before it, the lanes folded into one at the end.
+/// 17 MB take about a quarter of `Checksum64`'s time. Not cryptographic: it tells a torn or
+/// damaged file, as `Checksum64` does. `Checksum64` stays for short keys (a reminder's name).
+struct WideChecksum64 {
+    private(set) var value: UInt64 = 0x243F_6A88_85A3_08D3
+
+    @inline(__always)
+    private static func step(_ h: inout UInt64, _ w: UInt64) {
+        h = (h ^ w) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 29
+    }
+
+    mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { add($0) }
+    }
+
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        func word(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        // Distinct starts, so that words that trade lanes change the sum.
+        var a = value, b = value ^ 0x4528_21E6_38D0_1377, c = value ^ 0xBE54_66CF_34E9_0C6C, d = value ^ 0xC0AC_29B7_C97C_50DD
+        var at = 0
+        while at + 32 <= raw.count {
+            WideChecksum64.step(&a, word(at))
+            WideChecksum64.step(&b, word(at + 8))
+            WideChecksum64.step(&c, word(at + 16))
+            WideChecksum64.step(&d, word(at + 24))
+            at += 32
+        }
+        var h = a
+        WideChecksum64.step(&h, b)
+        WideChecksum64.step(&h, c)
+        WideChecksum64.step(&h, d)
+        while at + 8 <= raw.count {
+            WideChecksum64.step(&h, word(at))
+            at += 8
+        }
+        while at < raw.count {
+            WideChecksum64.step(&h, UInt64(raw[at]))
+            at += 1
+        }
+        value = (h ^ UInt64(raw.count)) &* 0xBF58_476D_1CE4_E5B9
+    }
+}
+
