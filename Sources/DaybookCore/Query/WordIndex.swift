@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Layout (integers little-endian):
 /// - header, 128 bytes: magic, version, build time (ns), files, words, the lengths of the three
-///   sections below, and a checksum of the header fields and the first two sections;
+///   sections below, and a checksum (`WideChecksum64`) of the header fields and the first two
+///   sections;
 /// - files: for each indexed file, in the order of the entry walk, a record (offset and length
 ///   of its path, size, mtime, ctime, inode: 40 bytes), then the paths;
 /// - words: for each word, in byte order, a record (offset and length of the word, offset,

@@ -159,7 +159,8 @@ struct BinaryReader {
 }
 
 /// A 64-bit checksum over runs of bytes added one after the other (not a cryptographic hash: it
-/// notices a cache file that was cut, overwritten or garbled).
+/// notices bytes that were cut, overwritten or garbled). The caches' files use `WideChecksum64`;
+/// this one stays for short runs and for values that must not change (a reminder's name).
 struct Checksum64 {
     private(set) var value: UInt64 = 0x243F_6A88_85A3_08D3
 
