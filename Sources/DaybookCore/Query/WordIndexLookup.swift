@@ -44,13 +44,12 @@ final class WordIndexLookup {
     /// Files new, changed or gone since the build, and racy ones that a rebuild now would settle.
     private(set) var stale = 0
 
-    /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index (`opened`
-    /// when it was opened already).
-    init(_ diary: Diary, files: EntryWalk, walkedAt: Int, index opened: WordIndex? = nil) {
+    /// Matches `files`, a walk of the entry files begun at `walkedAt`, with the index.
+    init(_ diary: Diary, files: EntryWalk, walkedAt: Int) {
         self.diary = diary
         self.files = files
         self.walkedAt = walkedAt
-        index = opened ?? WordIndex.open(WordIndex.file(of: diary))
+        index = WordIndex.open(WordIndex.file(of: diary))
         match()
     }
 

@@ -140,8 +140,7 @@ final class GrepEveryFileTests: XCTestCase {
     func decides(_ grep: Grep, _ runs: [String], _ filter: CompiledFilter) -> Bool {
         var policy = WordIndexPolicy()
         policy.minimumEntries = 0
-        var index: WordIndex?
-        return grep.readsEveryFile(diary, runs: runs, filter: filter, policy: policy, index: &index)
+        return grep.readsEveryFile(diary, runs: runs, filter: filter, policy: policy)
     }
 
     func testTheIndexChoosesWhenItNarrowsTheSearchDown() throws {

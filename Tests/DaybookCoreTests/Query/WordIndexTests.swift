@@ -63,6 +63,40 @@ final class WordIndexTests: XCTestCase {
         XCTAssertNotNil(WordIndex.open(indexFile))
     }
 
+    /// The count grep chooses by reads only the word list and postings: it gives what the whole
+    /// index gives, answers when only the list of files is damaged (which `open` refuses), and
+    /// gives nothing for a word list that does not hold together or a file cut short.
+    func testNarrowingCountsAsTheWholeIndexDoes() throws {
+        try seedTen()
+        let whole = try XCTUnwrap(WordIndex.open(indexFile))
+        for runs in [["common"], ["w3"], ["w3", "common"], ["text", "w"], ["absent"], ["w1", "w2"]] {
+            let expected = try XCTUnwrap(WordIndexLookup.docs(whole, runs: runs)).count
+            let got = try XCTUnwrap(WordIndex.narrowing(indexFile, runs: runs), "\(runs)")
+            XCTAssertEqual(got.matching, expected, "\(runs)")
+            XCTAssertEqual(got.of, 10)
+        }
+        XCTAssertEqual(WordIndex.narrowing(indexFile, runs: ["w3"])?.matching, 1)
+        var bytes = [UInt8](try Data(contentsOf: indexFile))
+        let header = bytes
+        func field(_ k: Int) -> Int { header.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self)) } }
+        let docsEnd = WordIndex.headerSize + field(5)
+        // A path's byte changed: the whole index is refused, the count still reads.
+        bytes[docsEnd - 2] ^= 0x20
+        try Data(bytes).write(to: indexFile)
+        XCTAssertNil(WordIndex.open(indexFile))
+        XCTAssertEqual(WordIndex.narrowing(indexFile, runs: ["common"])?.matching, 10)
+        // A word record's offset changed: the word list does not hold together.
+        bytes = header
+        bytes[docsEnd] ^= 0x01
+        try Data(bytes).write(to: indexFile)
+        XCTAssertNil(WordIndex.narrowing(indexFile, runs: ["common"]))
+        // Cut short, or gone.
+        try Data(header.prefix(header.count - 3)).write(to: indexFile)
+        XCTAssertNil(WordIndex.narrowing(indexFile, runs: ["common"]))
+        try FileManager.default.removeItem(at: indexFile)
+        XCTAssertNil(WordIndex.narrowing(indexFile, runs: ["common"]))
+    }
+
     func testTheIndexChoosesOnlyTheFilesWithTheWords() throws {
         try seedTen()
         let lookup = WordIndexLookup(diary)
