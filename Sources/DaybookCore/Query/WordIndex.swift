@@ -55,7 +55,8 @@ final class WordIndex {
     /// postings of the words found, each checked word by word. The list of files (9.7 MB at
     /// 100,000 entries) is neither read nor checksummed. Enough to choose how to search (a
     /// damaged file can only mislead that choice); a search opens the index with `open`, which
-    /// checks everything. Nil when there is no index, it does not read, or a run finds no word list.
+    /// checks everything. Nil when there is no index, it does not read, or a word's postings do not
+    /// check out.
     static func narrowing(_ url: URL, runs: [String]) -> (matching: Int, of: Int)? {
         let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
