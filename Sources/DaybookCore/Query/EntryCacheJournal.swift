@@ -115,14 +115,10 @@ extension EntryCache {
     /// The bytes of one block: the record of a fresh parse the cache keeps, or else the path as
     /// gone (a parse the cache does not keep must not leave an older record in its place).
     static func journalBlock(rel: String, fresh: Fresh?, now: Int) -> [UInt8] {
-        var w = BinaryWriter()
-        if var f = fresh, keeps(&f, now: now) {
-            w.bytes.append(1)
-            writeRecord(&w, f)
-        } else {
-            w.bytes.append(0)
-            w.string(rel)
-        }
+        var w = BinaryWriter(bytes: [1])
+        if var f = fresh, encode(&f, now: now, into: &w) { return journalBlock(w.bytes) }
+        w.bytes = [0]
+        w.string(rel)
         return journalBlock(w.bytes)
     }
 

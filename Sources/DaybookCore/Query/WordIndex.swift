@@ -166,18 +166,15 @@ final class WordIndex {
         let blobStart = wordCount * WordIndex.wordRecord
         var found: [Int] = []
         words.withUnsafeBufferPointer { buf in
-            guard let base = buf.baseAddress, let first = run.first else { return }
-            var at = blobStart
-            while at + run.count <= buf.count, let hit = memchr(base + at, Int32(first), buf.count - at) {
-                let pos = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
-                guard pos + run.count <= buf.count else { break }
-                let equal = run.withUnsafeBufferPointer { memcmp(base + pos, $0.baseAddress!, run.count) == 0 }
-                guard equal else { at = pos + 1; continue }
-                let w = word(at: pos - blobStart)
-                found.append(w)
-                // On to the next word: one hit per word is enough.
-                let r = w * WordIndex.wordRecord
-                at = blobStart + Int(WordIndex.u32(words, r)) + Int(WordIndex.u32(words, r + 4)) + 1
+            run.withUnsafeBufferPointer { needle in
+                var at = blobStart
+                while let pos = ByteSearch.first(of: needle, in: buf, from: at) {
+                    let w = word(at: pos - blobStart)
+                    found.append(w)
+                    // On to the next word: one hit per word is enough.
+                    let r = w * WordIndex.wordRecord
+                    at = blobStart + Int(WordIndex.u32(words, r)) + Int(WordIndex.u32(words, r + 4)) + 1
+                }
             }
         }
         for w in found {
