@@ -124,7 +124,7 @@ public final class Grep {
             starts.append(at)
             at += line.utf8.count
         }
-        let title = options.frontMatter ? nil : doc.span(of: "title").map { ($0, Grep.valueStart(doc.lines[$0.lowerBound])) }
+        let title = options.frontMatter ? nil : doc.span(of: "title").map { ($0, FileBytes.valueStart(doc.lines[$0.lowerBound])) }
         return bytes.withUnsafeMutableBufferPointer { buf in
             search(UnsafeBufferPointer(buf), starts: starts, closing: doc.closing, title: title, candidates: nil, output: .lines).lines
         }
@@ -147,7 +147,7 @@ public final class Grep {
                 while next < candidates.count, candidates[next] < index { next += 1 }
                 guard next < candidates.count, candidates[next] == index else { return false }
             }
-            let line = Grep.content(bytes, starts, index)
+            let line = FileBytes.content(bytes, starts, index)
             guard line.lowerBound + from <= line.upperBound else { return false }
             let subject = UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + from)..<line.upperBound])
             if output == .lines {
@@ -186,28 +186,10 @@ public final class Grep {
                 let before = m < matched.count && matched[m].index - index <= options.before
                 guard after || before else { continue }
             }
-            let line = Grep.content(bytes, starts, index)
+            let line = FileBytes.content(bytes, starts, index)
             lines.append(GrepLine(number: index + 1, text: String(decoding: UnsafeBufferPointer(rebasing: bytes[line]), as: UTF8.self),
                                   matches: isMatch ? matched[m].ranges : []))
         }
         return (lines, count)
-    }
-
-    /// The bytes of line `index` without `\n` or `\r\n`: what is shown and searched.
-    static func content(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int], _ index: Int) -> Range<Int> {
-        let start = starts[index]
-        var end = index + 1 < starts.count ? starts[index + 1] : bytes.count
-        if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
-        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        return start..<end
-    }
-
-    /// Where a `key: value` line's value starts (after the colon and the blanks after it).
-    static func valueStart(_ line: String) -> Int {
-        let bytes = Array(line.utf8)
-        guard var i = bytes.firstIndex(of: UInt8(ascii: ":")) else { return 0 }
-        i += 1
-        while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
-        return i
     }
 }

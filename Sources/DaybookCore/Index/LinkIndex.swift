@@ -1,7 +1,7 @@
 // The links between a diary's entries, read in one pass over their bodies: what links to each entry.
 import Foundation
 
-/// Built once per run (`links --backlinks`, `export html`): every body is read once, and only
+/// Built once per run, by whatever asks for backlinks: every body is read once, and only
 /// bodies that may hold a link are parsed.
 public struct LinkIndex {
     /// A link to an entry, from the entry at `from` (a path relative to the diary).

@@ -19,7 +19,7 @@ struct FrontMatterLayout {
     }
 
     static func isFence(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int], _ i: Int) -> Bool {
-        let line = Grep.content(bytes, starts, i)
+        let line = FileBytes.content(bytes, starts, i)
         guard line.count >= 3, bytes[line.lowerBound] == 0x2D, bytes[line.lowerBound + 1] == 0x2D, bytes[line.lowerBound + 2] == 0x2D else { return false }
         if line.count == 3 { return true }
         let end = i + 1 < starts.count ? starts[i + 1] : bytes.count
@@ -31,7 +31,7 @@ struct FrontMatterLayout {
         let end = closing + 1 < starts.count ? starts[closing + 1] : bytes.count
         guard let doc = try? EntryText(String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self), path: ""),
               let span = doc.span(of: "title") else { return nil }
-        return (span, Grep.valueStart(doc.lines[span.lowerBound]))
+        return (span, FileBytes.valueStart(doc.lines[span.lowerBound]))
     }
 }
 
@@ -146,5 +146,25 @@ final class FileBytes {
             i += 1
         }
         return high & 0x8080_8080_8080_8080 == 0
+    }
+}
+
+extension FileBytes {
+    /// The bytes of line `index` without `\n` or `\r\n`: what is shown and searched.
+    static func content(_ bytes: UnsafeBufferPointer<UInt8>, _ starts: [Int], _ index: Int) -> Range<Int> {
+        let start = starts[index]
+        var end = index + 1 < starts.count ? starts[index + 1] : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return start..<end
+    }
+
+    /// Where a `key: value` line's value starts (after the colon and the blanks after it).
+    static func valueStart(_ line: String) -> Int {
+        let bytes = Array(line.utf8)
+        guard var i = bytes.firstIndex(of: UInt8(ascii: ":")) else { return 0 }
+        i += 1
+        while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
+        return i
     }
 }

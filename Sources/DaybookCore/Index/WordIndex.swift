@@ -1,5 +1,5 @@
 // The word index under .daybook/cache/words.bin: which entry files hold which words, to choose
-// the files grep reads.
+// the files a search reads.
 import Foundation
 #if canImport(Glibc)
 import Glibc
