@@ -2,18 +2,11 @@
 import XCTest
 @testable import DaybookCore
 
-final class DiaryTests: XCTestCase {
-    var tmp: URL!
-
-    override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-core-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
+final class DiaryTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false) }
 
     func open(_ url: URL) throws -> Diary {
-        try Diary.open(url, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try Diary.open(url, environment: TemporaryDiary.environment, workingDirectory: tmp)
     }
 
     func testLocateOrder() throws {

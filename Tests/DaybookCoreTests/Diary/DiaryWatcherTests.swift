@@ -2,16 +2,15 @@
 import XCTest
 @testable import DaybookCore
 
-final class DiaryWatcherTests: XCTestCase {
-    var folder: URL!
+final class DiaryWatcherTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false) }
+    var folder: URL { tmp }
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("2026/11"), withIntermediateDirectories: true)
         try "a".write(to: folder.appendingPathComponent("2026/11/a.md"), atomically: false, encoding: .utf8)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
     func testEveryChangeBelowTheFolderCountsAndNothingElse() throws {
         let watcher = DiaryWatcher(folder: folder)

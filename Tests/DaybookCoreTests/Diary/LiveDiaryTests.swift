@@ -2,19 +2,15 @@
 import XCTest
 @testable import DaybookCore
 
-final class LiveDiaryTests: XCTestCase {
-    var tmp: URL!
+final class LiveDiaryTests: DiaryTestCase {
     var live: LiveDiary!
-    let env = ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"]
+    let env = TemporaryDiary.environment
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-live-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("entries/2026/11"), withIntermediateDirectories: true)
-        live = LiveDiary(try Diary.open(tmp, environment: env, workingDirectory: tmp), environment: env)
+        try super.setUpWithError()
+        try fixture.makeFolders("entries/2026/11")
+        live = LiveDiary(try fixture.open(), environment: env)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     func write(_ day: Int, codes: [String], tags: [String] = []) throws {
         let codings = codes.isEmpty ? "" : "codes:\n" + codes.map { "  - \($0)\n" }.joined()

@@ -8,18 +8,8 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class SingleWalkTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
-    override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-single-walk-\(UUID().uuidString)")
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
-    }
+final class SingleWalkTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false) }
 
     // MARK: Generated diaries
 
@@ -68,7 +58,7 @@ final class SingleWalkTests: XCTestCase {
     func generate(seed: UInt64, count: Int = 60, ignoreTemporaryFiles: Bool = true) throws -> [String] {
         var g = Generator(state: seed)
         try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        diary = try fixture.open()
         if !ignoreTemporaryFiles { try write(".gitignore", ".daybook/\nexports/\n") } else { try write(".gitignore", Diary.gitignore + "exports/\n") }
         var paths: [String] = []
         for i in 0..<count {

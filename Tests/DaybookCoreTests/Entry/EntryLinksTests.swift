@@ -2,24 +2,16 @@
 import XCTest
 @testable import DaybookCore
 
-final class EntryLinksTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class EntryLinksTests: DiaryTestCase {
     let dir = "entries/2026/11"
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-links-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try super.setUpWithError()
         try FileManager.default.createDirectory(at: diary.url(dir + "/2026-11-02-2230-login"), withIntermediateDirectories: true)
         for id in ["2026-11-02-2230-login", "2026-11-03-0800-memo", "2026-11-03-0815-memo-two"] {
             try "---\ntitle: \(id)\ndate: 2026-11-02T22:30:00+01:00\n---\nx\n".write(to: diary.url("\(dir)/\(id).md"), atomically: false, encoding: .utf8)
         }
         try Data("png".utf8).write(to: diary.url(dir + "/2026-11-02-2230-login/photo.png"))
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
     }
 
     func links(_ body: String, from id: String = "2026-11-05-0900-links", startLine: Int = 5) -> [EntryLink] {

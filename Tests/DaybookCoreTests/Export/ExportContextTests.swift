@@ -2,12 +2,12 @@
 import XCTest
 @testable import DaybookCore
 
-final class ExportContextTests: XCTestCase {
-    var folder: URL!
+final class ExportContextTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false, folders: ["entries/2026/11"]) }
+    var folder: URL { tmp }
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("entries/2026/11"), withIntermediateDirectories: true)
+        try super.setUpWithError()
         try "name: Test\n".write(to: folder.appendingPathComponent("daybook.yml"), atomically: true, encoding: .utf8)
         for (id, body) in [("2026-11-20-0900-a", "first body\n"), ("2026-11-21-0900-b", "second body\n")] {
             try "---\ndate: \(id.prefix(10))T09:00:00+01:00\n---\n\(body)"
@@ -15,10 +15,8 @@ final class ExportContextTests: XCTestCase {
         }
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
-
     func testBodiesAreReadOneAtATimeWhenNotLoaded() throws {
-        let diary = try Diary.open(folder, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: folder)
+        let diary = try fixture.open()
         var diags: [Diagnostic] = []
         let stripped = diary.loadEntries(diagnostics: &diags).map { e -> Entry in var e = e; e.body = ""; return e }
         // One entry disappears after it was listed: it is skipped with a warning, the rest is exported.

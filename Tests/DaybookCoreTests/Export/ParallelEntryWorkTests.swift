@@ -5,16 +5,14 @@
 import XCTest
 @testable import DaybookCore
 
-final class ParallelEntryWorkTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class ParallelEntryWorkTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(name: "Parallel \"test\" diary", racyWindow: 0) }
+
     /// Every entry file written, relative path → bytes.
     var files: [(rel: String, bytes: [UInt8])] = []
 
     override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-parallel-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: "Parallel \"test\" diary")
+        try super.setUpWithError()
         try "codes:\n  trust: {}\n  care: {}\n".write(to: tmp.appendingPathComponent("codebook.yml"), atomically: true, encoding: .utf8)
         diary = try open()
         files = ParallelEntryWorkTests.generate(count: 700, seed: 19)
@@ -25,13 +23,8 @@ final class ParallelEntryWorkTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
         InOrder.sequential = false
-        try? FileManager.default.removeItem(at: tmp)
-    }
-
-    func open() throws -> Diary {
-        try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try super.tearDownWithError()
     }
 
     // MARK: A generated diary with every kind of trouble

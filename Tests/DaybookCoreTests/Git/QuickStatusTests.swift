@@ -5,13 +5,14 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class QuickStatusTests: XCTestCase {
-    var tmp: URL!
+final class QuickStatusTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false) }
+
     var repo: Repository!
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-status-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("entries/2026/11"), withIntermediateDirectories: true)
+        try super.setUpWithError()
+        try fixture.makeFolders("entries/2026/11")
         repo = try Repository.create(tmp, branch: "main")
         try ".daybook/\n*.daybook-tmp\nexports/\n".write(to: tmp.appendingPathComponent(".gitignore"), atomically: false, encoding: .utf8)
         for i in 0..<30 { try write("entries/2026/11/e\(i).md", "entry \(i)\n") }
@@ -21,8 +22,6 @@ final class QuickStatusTests: XCTestCase {
         age()
         try repo.commit(paths: ["entries"], message: "nothing")
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     func write(_ rel: String, _ text: String) throws {
         let url = tmp.appendingPathComponent(rel)

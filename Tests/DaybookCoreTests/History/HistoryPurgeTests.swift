@@ -2,19 +2,18 @@
 import XCTest
 @testable import DaybookCore
 
-final class HistoryPurgeTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class HistoryPurgeTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(inside: "a", environment: HistoryPurgeTests.environment) }
+
     let dir = "entries/2026/11"
     let secret = "2026-11-20-0900-interview-zanzibar"
     let keep = "2026-11-19-0800-keep"
     let later = "2026-11-21-1000-later"
-    let env = ["DAYBOOK_NOW": "2026-11-23T12:00:00+01:00", "TZ": "Europe/Vienna"]
+    static let environment = ["DAYBOOK_NOW": "2026-11-23T12:00:00+01:00", "TZ": "Europe/Vienna"]
+    let env = HistoryPurgeTests.environment
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-purge-\(UUID().uuidString)")
-        try Diary.create(at: tmp.appendingPathComponent("a"), name: nil)
-        diary = try open("a")
+        try super.setUpWithError()
         try commit("new: Keep", ["\(dir)/\(keep).md": entry("Keep", "alpha")])
         try commit("new: Interview Zanzibar", ["\(dir)/\(secret).md": entry("Interview Zanzibar", "Quixotical words")])
         try commit("attach: consent.txt to Interview Zanzibar", ["\(dir)/\(secret)/consent.txt": "signed\n",
@@ -22,10 +21,6 @@ final class HistoryPurgeTests: XCTestCase {
         try commit("tag: +x on 2 entries\n\nInterview Zanzibar\nKeep", ["\(dir)/\(secret).md": entry("Interview Zanzibar", "Quixotical words", tags: "[x]"),
                                                                           "\(dir)/\(keep).md": entry("Keep", "alpha", tags: "[x]")])
         try commit("new: Later", ["\(dir)/\(later).md": entry("Later", "beta")])
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
     }
 
     func open(_ name: String) throws -> Diary {

@@ -6,26 +6,21 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class EntryCacheJournalTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class EntryCacheJournalTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0, folders: ["entries/2026/11"]) }
+
     let dir = "entries/2026/11"
 
     override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-journal-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-        try FileManager.default.createDirectory(at: diary.url(dir), withIntermediateDirectories: true)
+        try super.setUpWithError()
         for (day, title) in [(1, "a"), (2, "b"), (3, "c")] { try write(day, title) }
         _ = load()
         XCTAssertEqual(EntryCache(diary: diary).count, 3)
     }
 
     override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
         EntryCache.journalLimit = EntryCache.defaultJournalLimit
-        try? FileManager.default.removeItem(at: tmp)
+        try super.tearDownWithError()
     }
 
     var cacheFile: String { diary.stateFolder.appendingPathComponent("cache/entries.bin").path }

@@ -5,27 +5,10 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class EntryCacheTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class EntryCacheTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0, folders: ["entries/2026/11"]) }
+
     let dir = "entries/2026/11"
-
-    override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-cache-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try open()
-        try FileManager.default.createDirectory(at: diary.url(dir), withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
-    }
-
-    func open() throws -> Diary {
-        try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-    }
 
     func write(_ name: String, _ text: String) throws {
         try text.write(to: diary.url("\(dir)/\(name)"), atomically: false, encoding: .utf8)
@@ -445,21 +428,8 @@ final class EntryCacheTests: XCTestCase {
 }
 
 /// The snapshot reads lazily from the cache: what it gives must not depend on how it was read.
-final class EntrySnapshotTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
-    override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-snapshot-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
-    }
+final class EntrySnapshotTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0) }
 
     /// Writes `n` entries over several months, every fourth with codings, some with a stroke file.
     func writeEntries(_ n: Int, salt: Int = 0) throws {

@@ -4,24 +4,11 @@
 import XCTest
 @testable import DaybookCore
 
-final class EntryNamesTests: XCTestCase {
+final class EntryNamesTests: DiaryTestCase {
     /// The deterministic generator of the word index's property test, so a failure can be replayed.
     typealias Random = WordIndexPropertyTests.Random
 
-    var tmp: URL!
-    var diary: Diary!
     let fm = FileManager.default
-
-    override func setUpWithError() throws {
-        tmp = fm.temporaryDirectory.appendingPathComponent("daybook-names-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? fm.removeItem(at: tmp)
-    }
 
     /// What listing every month folder gives (the lookup before the recorded names).
     func listed(_ prefix: String) -> [String] {

@@ -2,18 +2,12 @@
 import XCTest
 @testable import DaybookCore
 
-final class EntrySnapshotUpdateTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class EntrySnapshotUpdateTests: DiaryTestCase {
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-update-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try super.setUpWithError()
         for m in ["10", "11"] { try FileManager.default.createDirectory(at: diary.url("entries/2026/\(m)"), withIntermediateDirectories: true) }
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     func path(_ day: Int, _ hour: Int, month: String = "11") -> String {
         String(format: "entries/2026/%@/2026-%@-%02d-%02d00-note-%d.md", month, month, day, hour, day * 100 + hour)

@@ -3,29 +3,16 @@
 import XCTest
 @testable import DaybookCore
 
-final class FolderTalliesTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class FolderTalliesTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0) }
 
     override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-tallies-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try open()
+        try super.setUpWithError()
         // A template whose moods are on 1–10 while the diary's are on 1–5: averages map them.
         try FileManager.default.createDirectory(at: diary.templatesFolder, withIntermediateDirectories: true)
         try "---\ntemplate: ten\nfields:\n  mood: {type: scale, min: 1, max: 10}\n---\n".write(
             to: diary.templatesFolder.appendingPathComponent("ten.md"), atomically: true, encoding: .utf8)
         diary = try open()
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
-    }
-
-    func open() throws -> Diary {
-        try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
     }
 
     var tallyFile: URL { FolderTallies.file(diary) }

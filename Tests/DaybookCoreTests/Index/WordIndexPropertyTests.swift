@@ -4,7 +4,9 @@
 import XCTest
 @testable import DaybookCore
 
-final class WordIndexPropertyTests: XCTestCase {
+final class WordIndexPropertyTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0) }
+
     /// A small deterministic generator (xorshift*), so a failure can be replayed.
     struct Random {
         var state: UInt64
@@ -21,21 +23,6 @@ final class WordIndexPropertyTests: XCTestCase {
                         "pharmacist", "café", "Grüße", "\u{212A}elvin", "kelvin", "Mi\u{017F}s", "miss", "x_y", "a1b2", "the", "in",
                         "on", "log", "loog", "gin", "color", "colour", "title", "mood", "tags", "e", "ee", "eee", "night-shift",
                         "(sic)", "C++", "a.b", "tab\there", "end."]
-
-    var tmp: URL!
-    var diary: Diary!
-
-    override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-words-prop-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
-    }
 
     func sentence(_ r: inout Random) -> String {
         (0..<(1 + r.int(8))).map { _ in r.pick(WordIndexPropertyTests.words) }.joined(separator: r.chance(0.2) ? "  " : " ")

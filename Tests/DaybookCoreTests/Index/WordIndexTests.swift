@@ -6,28 +6,15 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class WordIndexTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class WordIndexTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(racyWindow: 0, folders: ["entries/2026/11"]) }
+
     let dir = "entries/2026/11"
     var policy: WordIndexPolicy {
         var p = WordIndexPolicy()
         p.minimumEntries = 0
         p.everyFile = false // the index's choice, even of a word in every file (GrepEveryFileTests)
         return p
-    }
-
-    override func setUpWithError() throws {
-        FileStamp.racyWindow = 0
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-words-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-        try FileManager.default.createDirectory(at: diary.url(dir), withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
-        try? FileManager.default.removeItem(at: tmp)
     }
 
     var indexFile: URL { WordIndex.file(of: diary) }

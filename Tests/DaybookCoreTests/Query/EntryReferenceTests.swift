@@ -2,14 +2,12 @@
 import XCTest
 @testable import DaybookCore
 
-final class EntryReferenceTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
+final class EntryReferenceTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(inside: "diary") }
 
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-ref-\(UUID().uuidString)")
-        let root = tmp.appendingPathComponent("diary")
-        try Diary.create(at: root, name: nil)
+        try super.setUpWithError()
+        let root = fixture.root
         let dir = root.appendingPathComponent("entries/2026/11")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (id, date) in [("2026-11-03-0800-first-of-day", "2026-11-03T08:00:00+01:00"), ("2026-11-03-0900-second", "2026-11-03T09:00:00+01:00"),
@@ -17,10 +15,8 @@ final class EntryReferenceTests: XCTestCase {
             try "---\ndate: \(date)\n---\nx\n".write(to: dir.appendingPathComponent(id + ".md"), atomically: true, encoding: .utf8)
         }
         try "---\ndate: 2026-11-01\n---\nsecret\n".write(to: tmp.appendingPathComponent("secret.md"), atomically: true, encoding: .utf8)
-        diary = try Diary.open(root, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        diary = try fixture.open(workingDirectory: tmp)
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     func testForms() throws {
         let r = EntryReference(diary)

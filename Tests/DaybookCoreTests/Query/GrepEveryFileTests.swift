@@ -8,20 +8,11 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class GrepEveryFileTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
-    override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-everyfile-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
-    }
+final class GrepEveryFileTests: DiaryTestCase {
 
     override func tearDownWithError() throws {
-        FileStamp.racyWindow = 2_000_000_000
         Grep.rescanAfter = 1000
-        try? FileManager.default.removeItem(at: tmp)
+        try super.tearDownWithError()
     }
 
     func write(_ rel: String, _ text: String) throws {

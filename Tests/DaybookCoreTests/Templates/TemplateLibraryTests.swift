@@ -2,15 +2,9 @@
 import XCTest
 @testable import DaybookCore
 
-final class TemplateLibraryTests: XCTestCase {
-    var folder: URL!
-
-    override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-templates-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+final class TemplateLibraryTests: DiaryTestCase {
+    override class var options: TemporaryDiary.Options { .init(create: false) }
+    var folder: URL { tmp }
 
     func testEveryBuiltinParsesAndTheSpecOnesAreThere() throws {
         let names = TemplateLibrary.builtinNames
