@@ -494,6 +494,11 @@ public final class EntrySnapshot: @unchecked Sendable {
 
     public var count: Int { items.count }
 
+    /// The entry files that gave no entry, by path, each with its problems (located).
+    public var unparsed: [(path: String, problems: [DaybookError])] {
+        failures.sorted { $0.key < $1.key }.map { (files.rel(Int($0.key)), $0.value) }
+    }
+
     /// Every file of the walk in the order of `Diary.entryFiles` (by path; names are sorted as
     /// Strings, which is their bytes' order unless a name holds characters beyond ASCII), each with
     /// the position of its entry (oldest first), or nil when it gave none (`failures`).

@@ -28,6 +28,13 @@ public struct EntryReference {
         case "last":
             // The walk's dates tell which is last: no entry's metadata is decoded.
             let snapshot = diary.scanEntries(seen: seen)
+            // An entry that does not parse has no date to compare; its name's date tells whether
+            // it could be the newest, and then `last` is not known (never silently the one before).
+            let newest = snapshot.count > 0 ? snapshot.date(snapshot.count - 1).wallSeconds / 60 * 60 : nil
+            try refuseUnparsed(ref, in: snapshot) { named in
+                guard let newest, let named else { return true }
+                return named >= newest
+            }
             guard snapshot.count > 0 else { throw DaybookError.input("the diary has no entries yet") }
             return snapshot.path(snapshot.count - 1)
         case "today", "yesterday":
@@ -89,10 +96,41 @@ public struct EntryReference {
 
     func onDay(_ range: WallRange, name: String) throws -> String {
         let snapshot = diary.scanEntries(seen: seen)
+        try refuseUnparsed(name, in: snapshot) { named in
+            named.map { range.lower <= $0 + 59 && $0 <= range.upper } ?? true
+        }
         let hits = (0..<snapshot.count).filter { range.contains(snapshot.date($0)) }.map(snapshot.path)
         if hits.count == 1 { return hits[0] }
         if hits.isEmpty { throw DaybookError.input("no entry on \(name)") }
         throw ambiguous(name, hits)
+    }
+
+    /// Stops when an entry file that does not parse could be what `ref` names, as far as its name
+    /// tells (`could` is given the wall-clock seconds of the minute its name holds, nil when the
+    /// name holds no date): with its first problem, located there (the only reference error with a
+    /// location), and what to do.
+    func refuseUnparsed(_ ref: String, in snapshot: EntrySnapshot, could: (Int?) -> Bool) throws {
+        for (path, problems) in snapshot.unparsed where could(EntryReference.namedMinute(path)) {
+            let shown = diary.displayPath(path)
+            throw DaybookError.input("`\(ref)` may be this entry, which does not parse: \(problems.first?.message ?? "no front matter")\n"
+                                     + "fix it (`daybook edit \(shown)`; `daybook check` lists every problem), or name the entry you mean by its id",
+                                     at: problems.first?.location ?? SourceLocation(path: shown))
+        }
+    }
+
+    /// The wall-clock seconds of the minute an entry file's name starts with (`YYYY-MM-DD-HHMM`, or
+    /// the day's start for `YYYY-MM-DD`), nil when it starts with no date.
+    static func namedMinute(_ path: String) -> Int? {
+        let name = Array(((path as NSString).lastPathComponent).utf8)
+        guard name.count >= 10, let day = LocalDay.parse(Substring(String(decoding: name[0..<10], as: UTF8.self))) else { return nil }
+        var seconds = day.ordinal * 86400
+        let digits = name.count >= 15 && name[10] == UInt8(ascii: "-") ? name[11..<15] : []
+        if digits.count == 4, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            let n = digits.map { Int($0 - 0x30) }
+            let hour = n[0] * 10 + n[1], minute = n[2] * 10 + n[3]
+            if hour < 24, minute < 60 { seconds += hour * 3600 + minute * 60 }
+        }
+        return seconds
     }
 
     func ambiguous(_ ref: String, _ paths: [String]) -> DaybookError {

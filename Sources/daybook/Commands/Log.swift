@@ -15,8 +15,11 @@ struct Log: ParsableCommand {
         let diary = try global.openDiary()
         var id: String?
         if let entry {
-            if let rel = try? EntryReference(diary).resolve(entry) {
+            let found: Result<String, Error> = Result { try EntryReference(diary).resolve(entry) }
+            if case .success(let rel) = found {
                 id = ((rel as NSString).lastPathComponent as NSString).deletingPathExtension
+            } else if case .failure(let error as DaybookError) = found, error.location != nil {
+                throw error // an entry it may name does not parse: not one of the history's
             } else if Slug.looksLikeID(entry) {
                 id = try History.lastKnown(idPrefix: entry, in: diary.repository()).map { (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension }
                 if id == nil { throw DaybookError.input("no entry `\(entry)` in the diary or its history") }
