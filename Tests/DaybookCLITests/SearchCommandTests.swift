@@ -76,12 +76,13 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertEqual(try ok("grep", "--front-matter", "-c", "^mood:").out.split(separator: "\n").count, 3)
     }
 
-    func testGrepSkipsAnUnreadableEntryWithAWarning() throws {
+    func testGrepSearchesAnUnparsedEntryWithAWarning() throws {
         try seed()
         _ = try write("entries/2026/11/2026-11-18-0900-broken.md", "---\ndate: [login\n---\nlogin here too\n")
         let r = try run(["grep", "-l", "login"])
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.out.split(separator: "\n").count, 3)
+        XCTAssertEqual(r.out.split(separator: "\n").count, 4, "the broken entry's words are found (issue 39)")
+        XCTAssertTrue(r.out.contains("2026-11-18-0900-broken.md"), r.out)
         XCTAssertTrue(r.err.contains("2026-11-18-0900-broken.md:3:1: warning: invalid YAML"), r.err)
     }
 

@@ -57,6 +57,13 @@ public final class ExportContext {
     public var redaction: Redaction?
     /// Redacted entry paths → the entry files they came from, for reading stroke files.
     public var sources: [String: String] = [:]
+    /// The entry files that do not parse (no entry could be made of them): a format that can keep
+    /// a file as it is (zip) keeps them; every other leaves them out, and the command says so.
+    public var unparsed: [String] = []
+    /// No filter was given: the export is of the whole diary (zip then holds every file of it).
+    public var wholeDiary = false
+    /// Entry files the export had to leave out (they do not parse or could not be read), by path.
+    public internal(set) var leftOut: [String] = []
 
     /// The entry file a (possibly redacted) path stands for.
     public func source(_ rel: String) -> String { sources[rel] ?? rel }
@@ -94,7 +101,9 @@ public final class ExportContext {
             defer { progress(i + 1, entries.count) }
             switch result {
             case let .success(prepared): try body(prepared)
-            case let .failure(problem as DaybookError): warnings.append(Diagnostic(problem))
+            case let .failure(problem as DaybookError):
+                warnings.append(Diagnostic(problem))
+                leftOut.append(entries[i].path)
             case let .failure(error): throw error
             }
         })

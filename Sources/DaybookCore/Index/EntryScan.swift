@@ -494,6 +494,9 @@ public final class EntrySnapshot: @unchecked Sendable {
 
     public var count: Int { items.count }
 
+    /// The entry files that gave no entry, by their place in the walk.
+    var unparsedFiles: [Int] { failures.keys.map { Int($0) }.sorted() }
+
     /// The entry files that gave no entry, by path, each with its problems (located).
     public var unparsed: [(path: String, problems: [DaybookError])] {
         failures.sorted { $0.key < $1.key }.map { (files.rel(Int($0.key)), $0.value) }

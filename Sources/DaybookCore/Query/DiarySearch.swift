@@ -47,7 +47,11 @@ extension Grep {
     public func searchWhile(_ diary: Diary, snapshot given: EntrySnapshot? = nil, newestFirst: Bool = false,
                        filter: CompiledFilter, index policy: WordIndexPolicy = WordIndexPolicy(),
                        reading: ((Int, Int) -> Void)? = nil, indexing: ((Int, Int) -> Void)? = nil,
-                       problem: (Diagnostic) -> Void, found: (GrepResult) throws -> Bool) rethrows {
+                       problem said: (Diagnostic) -> Void, found: (GrepResult) throws -> Bool) rethrows {
+        // A file that does not parse is searched all the same: its problem, met by the parse and
+        // by the search, is said once.
+        var told = Set<String>()
+        func problem(_ d: Diagnostic) { if told.insert(d.description).inserted { said(d) } }
         let runs = policy.enabled ? PatternLiterals.runs(source, fixed: options.fixed) : []
         if given == nil, !newestFirst, readsEveryFile(diary, runs: runs, filter: filter, policy: policy),
            try searchEveryFile(diary, problem: problem, found: found) {
@@ -66,6 +70,9 @@ extension Grep {
             if lookup.needsBuild { lookup.rebuild(progress: indexing) }
             if let keep = lookup.candidates(runs: runs) { chosen = chosen.filter { keep[$0] } }
         }
+        // An entry whose front matter does not parse is searched as the text it is (no filter
+        // can tell whether it would pass, so only a search of the whole diary reads it).
+        if filter.passesEverything { chosen += snapshot.unparsedFiles }
         let files = snapshot.files
         var order = Grep.pathOrder(chosen, files)
         if newestFirst { order.reverse() }
@@ -164,16 +171,12 @@ extension Grep {
         try searchFiles(Grep.pathOrder(Array(0..<files.count), files), of: files, in: diary, stamping: true) { i, path, result in
             if let stamp = result.stamp {
                 files.files[i].stamp = stamp
+                // An entry that does not parse is said so, and its text searched all the same.
                 if let s = cache.slot(files, i) {
-                    guard cache.date(s) != nil else {
-                        cache.problems(s, shown: diary.displayPath(path)).forEach { problem(Diagnostic($0)) }
-                        return true
-                    }
+                    if cache.date(s) == nil { cache.problems(s, shown: diary.displayPath(path)).forEach { problem(Diagnostic($0)) } }
                 } else {
                     parsed += 1
-                    let outcome = diary.readEntry(path)
-                    outcome.problems.forEach { problem(Diagnostic($0)) }
-                    guard outcome.entry != nil else { return true }
+                    diary.readEntry(path).problems.forEach { problem(Diagnostic($0)) }
                 }
             }
             result.problems.forEach(problem)
@@ -263,8 +266,9 @@ extension Grep {
         guard let string = String(validatingUTF8Data: data) else {
             return FileResult(problems: [Diagnostic(EntryParser.utf8Error(data, path: diary.displayPath(rel)))])
         }
-        guard let text = diary.entryText(string, rel, problem: { result.problems.append($0) }) else { return result }
-        let lines = search(text)
+        // Without front matter to tell the title and body apart, every line is searched (the
+        // problem is said as well): the words are there all the same.
+        let lines = diary.entryText(string, rel, problem: { result.problems.append($0) }).map(search) ?? searchLines(string)
         result.count = lines.reduce(0) { $0 + ($1.isMatch ? 1 : 0) }
         if options.output == .lines { result.lines = lines }
         if options.output == .exists { result.count = min(result.count, 1) }

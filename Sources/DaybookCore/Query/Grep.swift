@@ -130,6 +130,16 @@ public final class Grep {
         }
     }
 
+    /// Every line of a text that has no front matter.
+    func searchLines(_ text: String) -> [GrepLine] {
+        var bytes = Array(text.utf8)
+        var starts: [Int] = bytes.isEmpty ? [] : [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") && i + 1 < bytes.count { starts.append(i + 1) }
+        return bytes.withUnsafeMutableBufferPointer { buf in
+            search(UnsafeBufferPointer(buf), starts: starts, closing: -1, title: nil, candidates: nil, output: .lines).lines
+        }
+    }
+
     /// Matches the lines of a file that are searched (`starts`: where each line starts in
     /// `bytes`): every line with `frontMatter`; else the title's lines, the first from its value
     /// on (so `title` itself is not a match and `^Word` finds a title starting with Word), and

@@ -7,7 +7,8 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export entries: " + ExportFormats.names.joined(separator: ", ") + ".",
         discussion: "Formats:\n" + ExportFormats.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")
-            + "\n\nStreams go to stdout without -o. Every format takes the FILTERS; exit status 1 when no entry matches.")
+            + "\n\nStreams go to stdout without -o. Every format takes the FILTERS; exit status 1 when no entry matches, "
+            + "and when an entry that does not parse had to be left out (zip keeps such files as they are).")
 
     @Argument(help: ArgumentHelp("One of: " + ExportFormats.names.joined(separator: ", ") + ".", valueName: "format"),
               completion: .list(ExportFormats.names))
@@ -24,6 +25,8 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("Replace names with pseudonyms and leave out fields as FILE.yml says (names:, fields:); attachments are left out.", valueName: "file.yml"),
             completion: .file(extensions: ["yml", "yaml"]))
     var redact: String?
+    @Flag(name: .customLong("skip-invalid"), help: "Leave out entries that do not parse without failing (exit 0; they are still named).")
+    var skipInvalid = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -42,8 +45,10 @@ struct Export: ParsableCommand {
         let diary = try global.openDiary()
         guard let type = ExportFormats.named(format) else { return }
         // Metadata from the cache; formats read one body at a time, so memory stays bounded.
-        var entries = try filters.entries(of: diary, bodies: false)
-        guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
+        var (entries, unparsed) = try filters.entriesAndUnparsed(of: diary, bodies: false)
+        guard !entries.isEmpty || (type == ZipExport.self && !unparsed.isEmpty) else {
+            throw DaybookError.nothing("daybook: no entries match; nothing exported")
+        }
         // Redacted, each entry file is read, redacted and parsed again before any format sees it.
         let redaction = try redact.map { path in
             try Redaction.load(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL, displayPath: path)
@@ -68,6 +73,8 @@ struct Export: ParsableCommand {
         context.bodiesLoaded = redaction != nil
         context.redaction = redaction
         context.sources = sources
+        context.unparsed = unparsed.map(\.path)
+        context.wholeDiary = filters.filter.passesEverything
         let target = output.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL }
         let isStream = type.destination == .stream || (type.destination == .folder && singleFile)
         let sink: TextSink? = isStream ? try target.map { try FileSink($0) } ?? StandardOutput() : nil
@@ -86,6 +93,22 @@ struct Export: ParsableCommand {
         }
         if let target {
             global.confirm("daybook: exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies") as \(type.name) to \(Diary.displayPath(target, relativeTo: global.workingDirectory))")
+        }
+        // Never silently shorter: each entry left out is named, and the export fails unless asked not to.
+        let kept = type == ZipExport.self && redaction == nil ? Set(unparsed.map(\.path)) : []
+        if !kept.isEmpty {
+            Terminal.message("daybook: \(kept.count) entr\(kept.count == 1 ? "y" : "ies") that do\(kept.count == 1 ? "es" : "") not parse went in as the files are")
+        }
+        var leftOut = unparsed.filter { !kept.contains($0.path) }.map { ($0.path, $0.problems.first) }
+        leftOut += context.leftOut.filter { p in !leftOut.contains { $0.0 == p } }.map { ($0, nil) }
+        guard !leftOut.isEmpty else { return }
+        Terminal.message("daybook: \(skipInvalid ? "warning" : "error"): left out \(leftOut.count) entr\(leftOut.count == 1 ? "y" : "ies") that could not be exported:")
+        for (path, problem) in leftOut {
+            Terminal.message("  " + (problem.map { $0.description } ?? diary.displayPath(path) + ": could not be read"))
+        }
+        if !skipInvalid {
+            Terminal.message("daybook: fix them (`daybook check` lists every problem), or export without them with --skip-invalid")
+            throw ExitCode(1)
         }
     }
 }

@@ -46,13 +46,20 @@ struct FilterOptions: ParsableArguments {
     /// With `coded`, entries without a coding are left out where that does not change what
     /// `--last` counts (`CompiledFilter.select`).
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false) throws -> [Entry] {
+        try entriesAndUnparsed(of: diary, warn: warn, bodies: bodies, parts: parts, coded: coded).entries
+    }
+
+    /// The same, and the entry files that gave no entry, each with its problems (no filter can
+    /// tell whether they would have passed).
+    func entriesAndUnparsed(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all,
+                            coded: Bool = false) throws -> (entries: [Entry], unparsed: [(path: String, problems: [DaybookError])]) {
         let (compiled, snapshot) = try scan(diary)
         var diags = snapshot.diagnostics
         var chosen = compiled.select(snapshot, parts: parts, among: coded ? snapshot.hasCodings : nil)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags + compiled.takeWarnings(diary)) }
         UntilExit.keep(chosen)
-        return chosen
+        return (chosen, snapshot.unparsed)
     }
 
     /// The diary's entries as of one walk when no filter is given (every entry passes), its
