@@ -78,7 +78,7 @@ def test_reading_every_file_finds_what_the_walk_finds_and_stats_no_entry_by_name
         read = diary.run("grep", *args, env={"DAYBOOK_INDEX_MIN": "0"})
         assert (read.rc, read.out) == (walked.rc, walked.out), args
         assert sorted(read.err.splitlines()) == sorted(walked.err.splitlines()), args
-        assert "2026-10-30-1000-broken.md:3:5: warning: invalid YAML" in read.err, read.err
+        assert "2026-10-30-1000-broken.md:2:8: warning: invalid YAML" in read.err, read.err
         if args == ["nurse"]:
             assert "by-hand.md:5:" in read.out and "broken.md:5:" in read.out, read.out  # issue 39: its text is searched
     if not strace_works():

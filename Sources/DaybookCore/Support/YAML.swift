@@ -12,7 +12,7 @@ public enum YAML {
             if let node { try checkSize(node, limit: maxValues + text.utf8.count, path: path, lineOffset: lineOffset) }
             return node
         } catch let error as YamlError {
-            throw positioned(error, path: path, lineOffset: lineOffset)
+            throw positioned(error, path: path, lineOffset: lineOffset, text: text)
         } catch {
             throw DaybookError.input("invalid YAML: \(error)", at: SourceLocation(path: path))
         }
@@ -42,7 +42,7 @@ public enum YAML {
         }
     }
 
-    static func positioned(_ error: YamlError, path: String, lineOffset: Int) -> DaybookError {
+    static func positioned(_ error: YamlError, path: String, lineOffset: Int, text: String = "") -> DaybookError {
         func at(_ mark: Mark) -> SourceLocation {
             SourceLocation(path: path, line: mark.line + lineOffset, column: mark.column)
         }
@@ -50,7 +50,19 @@ public enum YAML {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
             var msg = "invalid YAML: \(problem)"
-            if let context { msg += " (\(context.text))" }
+            guard let context else { return .input(msg, at: at(mark)) }
+            // A bracket, brace or quote left open is noticed where the text no longer fits, often
+            // on the next line: the place to fix is where the construct opened.
+            if ["flow sequence", "flow mapping", "quoted scalar"].contains(where: context.text.contains) {
+                msg += " (\(context.text) that opens here and is not closed; noticed at line \(mark.line + lineOffset))"
+                return .input(msg, at: at(context.mark))
+            }
+            // A flow node missing at the end: the bracket or brace before it is the one left open.
+            if context.text.contains("flow node"), let open = unclosedBracket(in: text, before: mark) {
+                msg += " (a `\(open.bracket)` that opens here and is not closed; noticed at line \(mark.line + lineOffset))"
+                return .input(msg, at: SourceLocation(path: path, line: open.line + lineOffset, column: open.column))
+            }
+            msg += " (\(context.text))"
             return .input(msg, at: at(mark))
         case let .duplicatedKeysInMapping(duplicates, context):
             // Yams marks the mapping that holds the repeated keys, not the second key itself.
@@ -71,6 +83,28 @@ public enum YAML {
         default:
             return .input("invalid YAML: \(error)", at: SourceLocation(path: path))
         }
+    }
+
+    /// The last `[` or `{` before `mark` that no `]` or `}` closes (1-based line and column),
+    /// outside quotes and comments as far as a look at each line can tell.
+    static func unclosedBracket(in text: String, before mark: Mark) -> (bracket: Character, line: Int, column: Int)? {
+        var open: [(Character, Int, Int)] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where n + 1 <= mark.line {
+            var quote: Character?
+            for (c, ch) in line.enumerated() {
+                if n + 1 == mark.line && c + 1 >= mark.column { break }
+                if let q = quote { if ch == q { quote = nil }; continue }
+                switch ch {
+                case "\"", "'": quote = ch
+                case "#": break
+                case "[", "{": open.append((ch, n + 1, c + 1))
+                case "]", "}": _ = open.popLast()
+                default: continue
+                }
+                if ch == "#" { break }
+            }
+        }
+        return open.last.map { (bracket: $0.0, line: $0.1, column: $0.2) }
     }
 
     /// The location of a node in the file.

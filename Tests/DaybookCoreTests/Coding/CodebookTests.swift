@@ -39,7 +39,7 @@ final class CodebookTests: XCTestCase {
             ("codes:\n  'a b': {}\n", 2, "not a code name"),
             ("codes:\n  a: {}\n  b:\n    codes:\n      A: {}\n", 5, "defined twice"),
             ("codes: [a, b]\n", 1, "must be a mapping"),
-            ("codes:\n  a: {\n", 3, "invalid YAML"),
+            ("codes:\n  a: {\n", 2, "invalid YAML"), // where the `{` opens (issue 39)
         ]
         for (text, line, message) in cases {
             XCTAssertThrowsError(try Codebook.parse(text, path: "codebook.yml"), text) { error in

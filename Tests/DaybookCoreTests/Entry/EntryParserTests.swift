@@ -56,7 +56,7 @@ final class EntryParserTests: XCTestCase {
         XCTAssertEqual(firstProblem("---\ndate: 2026-11-08\nmood: high\n---\nb\n")?.location?.line, 3)
         XCTAssertEqual(firstProblem("---\ndate: tomorrow\n---\nb\n")?.location?.line, 2)
         XCTAssertEqual(firstProblem("---\ndate: 2026-11-08\ntags: [ok, 'not a tag']\n---\nb\n")?.location?.line, 3)
-        XCTAssertEqual(firstProblem("---\ndate: 2026-11-08\ntags: [unclosed\n---\nb\n")?.location?.line, 4)
+        XCTAssertEqual(firstProblem("---\ndate: 2026-11-08\ntags: [unclosed\n---\nb\n")?.location?.line, 3) // where `[` opens (issue 39)
         XCTAssertEqual(firstProblem("---\n- a list\n---\nb\n")?.message.contains("mapping"), true)
         XCTAssertNotNil(firstProblem("---\ndate: 2026-11-08\ndate: 2026-11-09\n---\nb\n"))
     }

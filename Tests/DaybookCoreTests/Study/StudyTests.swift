@@ -58,7 +58,7 @@ final class StudyTests: XCTestCase {
             ("protocol: {start: 2026-11-10, end: 2026-11-01}\nparticipants: {p: x}\n", 1, "is before protocol.start"),
             ("name: x\n", 1, "names no participant"),
             ("participants:\n  p01: x\n  p01: y\n", 2, "appears twice"),
-            ("participants: [p01\n", 2, "invalid YAML"),
+            ("participants: [p01\n", 1, "invalid YAML"), // where the `[` opens (issue 39)
         ]
         for (text, line, message) in cases {
             let e = err(text)
