@@ -10,7 +10,7 @@ public struct HTMLExport: ExportFormat {
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         switch destination {
         case let .stream(out): try singlePage(entries, context: context, to: out)
-        case let .path(folder): try site(entries, context: context, in: folder)
+        case let .path(folder): try StagedFolder.write(folder) { try site(entries, context: context, in: $0) }
         }
     }
 

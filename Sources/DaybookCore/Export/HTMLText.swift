@@ -1,4 +1,5 @@
 // Escaping text for HTML, and the file names of tag and code pages.
+import Crypto
 import Foundation
 
 public enum HTMLText {
@@ -19,9 +20,26 @@ public enum HTMLText {
     }
 
     /// A tag or code as a file name: `/` (which nests) becomes `~`, which no tag or code holds.
+    /// A file name holds at most 255 bytes: a longer name is cut at a character to `keptBytes`
+    /// and ends in a short digest of the whole, so two long names that start alike stay apart.
     static func pageName(_ name: String) -> String {
-        name.replacingOccurrences(of: "/", with: "~")
+        let flat = name.replacingOccurrences(of: "/", with: "~")
+        guard flat.utf8.count > maxNameBytes else { return flat }
+        var kept = ""
+        var bytes = 0
+        for c in flat {
+            bytes += c.utf8.count
+            if bytes > keptBytes { break }
+            kept.append(c)
+        }
+        let digest = SHA256.hash(data: Data(name.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        return kept + "-" + digest
     }
+
+    /// Room for the longest page name and `.html`, with a margin for the file systems that count
+    /// in UTF-16 or less.
+    static let maxNameBytes = 120
+    static let keptBytes = 100
 
     /// A `#RRGGBB` colour, or nil for anything else (a codebook colour never reaches CSS unchecked).
     static func color(_ s: String?) -> String? {
