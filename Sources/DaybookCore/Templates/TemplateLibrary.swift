@@ -21,18 +21,26 @@ public struct TemplateLibrary {
     /// The folder the built-in templates ship in: the resource bundle SwiftPM puts beside the
     /// executable. Looked up by hand rather than through `Bundle.module`, which stops the program
     /// when the bundle is missing (a binary copied without it): then there are no built-ins.
-    static let builtinFolder: URL? = {
+    static let builtinFolder: URL? = builtinPlaces.first { FileManager.default.fileExists(atPath: $0.path) }
+
+    /// Where the built-in templates are looked for, in order.
+    static let builtinPlaces: [URL] = {
         let bundleName = "daybook_DaybookCore.resources"
         var bases: [URL] = []
         if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() { bases.append(exe.deletingLastPathComponent()) }
         bases.append(Bundle.main.bundleURL)
         if let r = Bundle.main.resourceURL { bases.append(r) }
-        for base in bases {
-            let url = base.appendingPathComponent(bundleName).appendingPathComponent("Builtin")
-            if FileManager.default.fileExists(atPath: url.path) { return url }
-        }
-        return nil
+        var seen = Set<String>()
+        return bases.map { $0.appendingPathComponent(bundleName).appendingPathComponent("Builtin") }.filter { seen.insert($0.path).inserted }
     }()
+
+    /// When the built-in templates cannot be found (a binary copied without the resource folder
+    /// SwiftPM puts beside it): what is missing and where it was looked for; nil when they are there.
+    public static var builtinsMissing: String? {
+        guard builtinFolder == nil else { return nil }
+        return "daybook's built-in templates are missing (looked for " + builtinPlaces.map(\.path).joined(separator: ", ")
+            + "): copy daybook_DaybookCore.resources from the build folder beside the daybook binary"
+    }
 
     public static var builtinNames: [String] { names(in: builtinFolder) }
 
@@ -64,6 +72,7 @@ public struct TemplateLibrary {
         let known = allNames
         let close = known.filter { editDistance($0, name) <= 2 }
         let hint = close.isEmpty ? "" : " (did you mean \(close.map { "`\($0)`" }.joined(separator: ", "))?)"
+        if let missing = TemplateLibrary.builtinsMissing { throw DaybookError.io("no template `\(name)`: \(missing)") }
         throw DaybookError.usage("no template `\(name)`\(hint); the templates are: \(known.joined(separator: ", "))")
     }
 

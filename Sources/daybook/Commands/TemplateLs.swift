@@ -6,7 +6,7 @@ struct TemplateLs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         abstract: "List the templates: name, description, where it comes from (built-in or the diary's file).",
-        discussion: "A diary template that does not parse is listed as a warning and skipped; the exit status is then 2.")
+        discussion: "A diary template that does not parse is listed as a warning and skipped; the exit status is then 2, as it is when the built-in templates are missing (a binary copied without its resource folder).")
 
     @Flag(help: "A JSON array of {name, description, origin, path, tags, fields}.") var json = false
     @OptionGroup var global: GlobalOptions
@@ -25,6 +25,8 @@ struct TemplateLs: ParsableCommand {
             }
         }
         Terminal.warnings(problems)
+        // Listing only the diary's own would be a silent half answer.
+        if let missing = TemplateLibrary.builtinsMissing { throw DaybookError.io(missing) }
         if !problems.isEmpty { throw DaybookError.input("\(problems.count) template\(problems.count == 1 ? "" : "s") could not be read") }
     }
 }
