@@ -192,11 +192,14 @@ def test_round_trip_keeps_every_codings_text(diary, tmp_path, eol):
     added = tool_edits(tmp_path / "p.qdpx", tmp_path / "edited.qdpx")
     commits = diary.commits()
 
-    dry = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--dry-run")
+    # The edited project holds codings that cannot be placed: exit 1 after importing the rest (issue 39).
+    dry = diary.run("import", "qdpx", tmp_path / "edited.qdpx", "--dry-run")
+    assert dry.rc == 1, dry
     assert diary.commits() == commits and diary.git("status", "--porcelain") == "", "--dry-run writes nothing"
     assert "would import" in dry.err
 
-    r = diary.ok("import", "qdpx", tmp_path / "edited.qdpx")
+    r = diary.run("import", "qdpx", tmp_path / "edited.qdpx")
+    assert r.rc == 1, r
     assert diary.commits() == commits + 1, "one commit"
     assert re.search(r"not placed: source \"Interview 7\" .*selection 20–999.*outside the source's text", r.out), r.out
     assert re.search(r"not placed: source \"Scan.pdf\" .*not text", r.out), r.out
@@ -216,8 +219,8 @@ def test_round_trip_keeps_every_codings_text(diary, tmp_path, eol):
     assert rename(after) == rename(before) | rename(translate(added)), rename(after) ^ (rename(before) | rename(translate(added)))
 
     # The same file again adds nothing.
-    again = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
-    assert diary.commits() == commits + 1, again
+    again = diary.run("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
+    assert again.rc == 1 and diary.commits() == commits + 1, again
     assert "nothing new to import" in again.err
 
 
@@ -225,7 +228,8 @@ def test_codings_only_makes_no_entries_and_reports_the_sources(diary, tmp_path):
     coded_diary(diary, "\n")
     diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
     tool_edits(tmp_path / "p.qdpx", tmp_path / "edited.qdpx")
-    r = diary.ok("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
+    r = diary.run("import", "qdpx", tmp_path / "edited.qdpx", "--codings-only")
+    assert r.rc == 1, r
     assert len(diary.entries()) == 2
     assert re.search(r"not placed: source \"Interview 7\" .*no entry of the diary.*--codings-only", r.out), r.out
 
@@ -354,7 +358,8 @@ def test_a_project_from_another_tool_makes_entries_with_lf_bodies_and_exact_quot
     with zipfile.ZipFile(tmp_path / "other.qdpx", "w") as z:
         z.writestr("project.qde", qde)
         z.writestr(f"Sources/{guid}.txt", b"\xef\xbb\xbf" + text.encode())
-    r = diary.ok("import", "qdpx", tmp_path / "other.qdpx")
+    r = diary.run("import", "qdpx", tmp_path / "other.qdpx")
+    assert r.rc == 1, "a coding could not be placed (issue 39: exit 1 after importing the rest)"
     assert re.search(r"not placed: source \"Diary day 1\" .*selection 0–\d+ .*names the code c0000000-0000-4000-8000-00000000dead", r.out), r.out
     [entry] = diary.entries()
     assert entry.name == "2026-09-01-2015-diary-day-1.md"
@@ -362,3 +367,80 @@ def test_a_project_from_another_tool_makes_entries_with_lf_bodies_and_exact_quot
     rows = diary.ok("code", "ls", "--json").json()
     got = sorted(((c["code"], c.get("quote") or "", c["coder"], c.get("memo") or "") for c in rows))
     assert got == [("avoidance", "", "Ravi", ""), ("avoidance", "walk\naway", "Ravi", "leaves the desk")], rows
+
+
+def positions_project(text, selections, inline=False):
+    """A project of one text source whose selections are (start, end, name) in the tool's own count."""
+    guid = "a1b2c3d4-0000-4000-8000-0000000000b1"
+    sels = "\n".join(
+        f'      <PlainTextSelection guid="D0000000-0000-4000-8000-00000000010{i}" startPosition="{s}" endPosition="{e}"'
+        + (f' name="{n}"' if n is not None else "") + ">\n"
+        + f'        <Coding guid="E0000000-0000-4000-8000-00000000010{i}"><CodeRef targetGUID="C0000000-0000-4000-8000-000000000001"/></Coding>\n'
+        + "      </PlainTextSelection>" for i, (s, e, n) in enumerate(selections))
+    source = (f'<TextSource guid="{guid}" name="Interview" creationDateTime="2026-09-01T20:15:00+02:00">\n'
+              f"      <PlainTextContent>{text}</PlainTextContent>\n" if inline else
+              f'<TextSource guid="{guid}" name="Interview" plainTextPath="internal://{guid}.txt" creationDateTime="2026-09-01T20:15:00+02:00">\n')
+    qde = f"""<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="urn:QDA-XML:project:1.0" name="Positions">
+  <CodeBook><Codes><Code guid="C0000000-0000-4000-8000-000000000001" name="Badge" isCodable="true"/></Codes></CodeBook>
+  <Sources>
+    {source}{sels}
+    </TextSource>
+  </Sources>
+</Project>
+"""
+    return guid, qde
+
+
+def import_positions(diary, tmp_path, text, selections, inline=False):
+    guid, qde = positions_project(text, selections, inline)
+    with zipfile.ZipFile(tmp_path / "p.qdpx", "w") as z:
+        z.writestr("project.qde", qde.encode("utf-8"))
+        if not inline:
+            z.writestr(f"Sources/{guid}.txt", text.encode())
+    r = diary.run("import", "qdpx", tmp_path / "p.qdpx")
+    quotes = sorted(c.get("quote") or "" for c in diary.ok("code", "ls", "--json").json())
+    return r, quotes
+
+
+def utf16_len(s):
+    return len(s.encode("utf-16-le")) // 2
+
+
+def test_positions_counted_in_utf16_units_are_placed_by_the_selections_name(diary, tmp_path):
+    """As .NET tools count: an emoji before the selection is two units, so code points would give
+    "e badge reader w" for "the badge reader" (issue 39)."""
+    text = "Morning 😀😀 on the ward: the badge reader was down again.\n"
+    start = utf16_len(text[:text.index("the badge")])
+    end = start + len("the badge reader")
+    r, quotes = import_positions(diary, tmp_path, text, [(start, end, "the badge reader")])
+    assert r.rc == 0, r
+    assert quotes == ["the badge reader"], quotes
+    assert "UTF-16 units" in r.out, r.out
+
+
+def test_inline_crlf_that_xml_made_lf_is_placed_by_the_selections_name(diary, tmp_path):
+    """<PlainTextContent> held CRLF, which XML reads as LF; the positions still count two."""
+    original = "First line.\r\nSecond line.\r\nThe badge reader failed.\r\n"
+    start = original.index("badge")
+    end = start + len("badge reader")
+    r, quotes = import_positions(diary, tmp_path, original.replace("\r\n", "&#10;").replace("&#10;", "\n"),
+                                 [(start, end, "badge reader")], inline=True)
+    assert r.rc == 0, r
+    assert quotes == ["badge reader"], quotes
+    assert "line break as two" in r.out, r.out
+
+
+def test_a_selection_whose_text_matches_in_no_count_is_not_placed_and_fails(diary, tmp_path):
+    text = "The badge reader was down.\n"
+    r, quotes = import_positions(diary, tmp_path, text, [(4, 9, "something else entirely"), (4, 9, "badge")])
+    assert r.rc == 1, r
+    assert "not the text the selection names" in r.out, r.out
+    assert quotes == ["badge"], "the rest is imported"
+
+
+def test_without_a_name_positions_are_code_points(diary, tmp_path):
+    text = "Café 😀 then the badge reader.\n"
+    start = text.index("badge")
+    r, quotes = import_positions(diary, tmp_path, text, [(start, start + 5, None)])
+    assert r.rc == 0 and quotes == ["badge"], (r, quotes)

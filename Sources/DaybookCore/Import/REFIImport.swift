@@ -211,23 +211,35 @@ public struct REFIImport {
             let memo = memos.isEmpty ? nil : memos.joined(separator: "\n\n")
             out.append(Found(coding: Coding(code: code, quote: quote, occurrence: occurrence == 1 ? nil : occurrence, memo: memo, coder: coder, coded: coded), label: place))
         }
+        var positions = SelectionPositions(scalars)
+        var unitsSaid = Set<SelectionPositions.Unit>()
         for s in source.selections {
             let shown = s.name.map { " \"\(CodeApplication.short($0))\"" } ?? ""
             let place = "\(label), selection \(s.start)–\(s.end)\(shown) (line \(s.line))"
-            guard s.start < s.end, s.end <= scalars.count else {
-                if !s.codings.isEmpty { unplaced.append("\(place): the positions are outside the source's text of \(scalars.count) characters (Unicode code points), or empty") }
+            // REFI-QDA counts Unicode code points; a selection's `name`, the text it selected,
+            // tells when a tool counted otherwise (UTF-16 units, bytes, CRLF as two), or got it wrong.
+            guard let (range, unit) = positions.range(s.start, s.end, selecting: s.name) else {
+                if s.codings.isEmpty { continue }
+                if s.start < s.end, s.end <= scalars.count, s.name != nil {
+                    unplaced.append("\(place): the text at these positions is not the text the selection names, counted in code points, UTF-16 units, bytes or with CRLF as two; not placed")
+                } else {
+                    unplaced.append("\(place): the positions are outside the source's text of \(scalars.count) characters (Unicode code points), or empty")
+                }
                 continue
             }
-            if s.start <= firstText && s.end >= lastText {
+            if unit != .codePoints, unitsSaid.insert(unit).inserted {
+                notes.append("\(label): its positions count \(unit.rawValue), not Unicode code points as REFI-QDA says; placed by what the selections name")
+            }
+            if range.lowerBound <= firstText && range.upperBound >= lastText {
                 for c in s.codings { make(c, selection: s, quote: nil, occurrence: nil, place: place) }
                 continue
             }
-            let quote = String(String.UnicodeScalarView(scalars[s.start..<s.end]))
+            let quote = String(String.UnicodeScalarView(scalars[range]))
             guard !quote.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 if !s.codings.isEmpty { unplaced.append("\(place): it selects only blanks") }
                 continue
             }
-            guard let occurrence = search.occurrence(of: quote, startingAt: s.start) else {
+            guard let occurrence = search.occurrence(of: quote, startingAt: range.lowerBound) else {
                 if !s.codings.isEmpty { unplaced.append("\(place): it overlaps an earlier occurrence of the same text, and daybook counts occurrences without overlap") }
                 continue
             }

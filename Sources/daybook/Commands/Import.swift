@@ -94,14 +94,19 @@ struct Import: ParsableCommand {
                 for a in apps { Terminal.out("\(diary.displayPath(path))  \(a.summary(title: title))") }
             }
             for n in plan.newEntries { Terminal.out("new entry: \(n.draft.date)  \(n.draft.displayTitle)  (\(n.codings.count) codings)") }
-            return global.confirm("daybook: would import \(plan.summary) from \(name)\(already)\(left)")
+            global.confirm("daybook: would import \(plan.summary) from \(name)\(already)\(left)")
+            if !plan.unplaced.isEmpty { throw ExitCode(1) }
+            return
         }
         let paths = try plan.run(diary: diary, format: name, file: url.lastPathComponent)
-        guard !paths.isEmpty || plan.bookChanged else {
-            return global.confirm("daybook: nothing new to import from \(name)\(already)\(left)")
+        if paths.isEmpty && !plan.bookChanged {
+            global.confirm("daybook: nothing new to import from \(name)\(already)\(left)")
+        } else {
+            for p in paths { Terminal.out(diary.displayPath(p)) }
+            global.confirm("daybook: imported \(plan.summary) from \(name)\(already)\(left)")
         }
-        for p in paths { Terminal.out(diary.displayPath(p)) }
-        global.confirm("daybook: imported \(plan.summary) from \(name)\(already)\(left)")
+        // What could not be placed is listed above; a script must notice it too.
+        if !plan.unplaced.isEmpty { throw ExitCode(1) }
     }
 
     private func count(_ n: Int) -> String { "\(n) entr\(n == 1 ? "y" : "ies")" }
