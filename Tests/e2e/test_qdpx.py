@@ -444,3 +444,27 @@ def test_without_a_name_positions_are_code_points(diary, tmp_path):
     start = text.index("badge")
     r, quotes = import_positions(diary, tmp_path, text, [(start, start + 5, None)])
     assert r.rc == 0 and quotes == ["badge"], (r, quotes)
+
+
+def test_an_archive_that_unpacks_too_large_is_refused_before_anything_is_written(diary, tmp_path):
+    """A 195 KB project held a 200 MB source: 117 s, 1.55 GB and a 200 MB entry (issue 39)."""
+    diary.init()
+    guid, qde = positions_project("x", [])
+    with zipfile.ZipFile(tmp_path / "bomb.qdpx", "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("project.qde", qde.encode())
+        z.writestr(f"Sources/{guid}.txt", b"a" * (101 * 1024 * 1024))
+    assert (tmp_path / "bomb.qdpx").stat().st_size < 1024 * 1024
+    commits = diary.commits()
+    r = diary.run("import", "qdpx", tmp_path / "bomb.qdpx")
+    assert r.rc == 2 and "more than the 100 MB an import unpacks" in r.err and "--max-unpacked" in r.err, r
+    assert diary.commits() == commits and diary.entries() == []
+    # The limits can be lowered or raised.
+    small = tmp_path / "small.qdpx"
+    with zipfile.ZipFile(small, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("project.qde", qde.encode())
+        z.writestr(f"Sources/{guid}.txt", b"b" * (2 * 1024 * 1024))
+    r = diary.run("import", "qdpx", small, "--max-unpacked", "1")
+    assert r.rc == 2 and "more than the 1 MB" in r.err, r
+    r = diary.run("import", "qdpx", small, "--max-files", "1")
+    assert r.rc == 2 and "holds 2 files, more than the 1" in r.err, r
+    assert diary.commits() == commits

@@ -47,8 +47,9 @@ public struct REFIImport {
     public var memosChanged: Int { edits.reduce(0) { $0 + $1.applications.filter { $0.outcome != .added }.count } }
 
     /// Plans the import of a `.qdpx` project; nothing is written.
-    public static func plan(qdpx url: URL, displayPath: String, diary: Diary, codingsOnly: Bool) throws -> REFIImport {
-        let (project, archive) = try REFIProject.readProject(url, displayPath: displayPath)
+    public static func plan(qdpx url: URL, displayPath: String, diary: Diary, codingsOnly: Bool,
+                            limits: REFIArchive.Limits = REFIArchive.Limits()) throws -> REFIImport {
+        let (project, archive) = try REFIProject.readProject(url, displayPath: displayPath, limits: limits)
         var plan = try REFIImport(codes: project, diary: diary)
         try plan.place(project, archive: archive, diary: diary, codingsOnly: codingsOnly)
         return plan

@@ -72,8 +72,8 @@ public struct REFIProject {
     public var xmlPath: String = ""
 
     /// Reads `project.qde` and its XML; source texts are read on demand with `text(of:)`.
-    public static func readProject(_ url: URL, displayPath: String) throws -> (project: REFIProject, archive: REFIArchive) {
-        let archive = try REFIArchive(url, displayPath: displayPath)
+    public static func readProject(_ url: URL, displayPath: String, limits: REFIArchive.Limits = REFIArchive.Limits()) throws -> (project: REFIProject, archive: REFIArchive) {
+        let archive = try REFIArchive(url, displayPath: displayPath, limits: limits)
         guard let qde = archive.file(named: "project.qde") else {
             throw DaybookError.input("the archive holds no project.qde: not a REFI-QDA project; nothing was imported", at: SourceLocation(path: displayPath))
         }
@@ -257,19 +257,46 @@ public struct REFIProject {
 
 /// The .qdpx archive: its files by name (read once from the central directory) and their bytes.
 public final class REFIArchive {
+    /// How much an archive may unpack to: a few hundred kilobytes of ZIP can expand to gigabytes
+    /// (a 195 KB project held a 200 MB source). Checked before anything is read or written, and
+    /// again while unpacking, as a ZIP's stated sizes may lie.
+    public struct Limits: Sendable {
+        public var bytes: UInt64 = 100 * 1024 * 1024
+        public var files = 10_000
+        public init() {}
+    }
+
     let archive: Archive
     let displayPath: String
+    let limits: Limits
     /// Lower-cased path → the entry (some tools write `Sources/`, others `sources/`).
     private var entries: [String: ZIPFoundation.Entry] = [:]
+    /// Bytes unpacked so far.
+    private var unpacked: UInt64 = 0
 
-    init(_ url: URL, displayPath: String) throws {
+    init(_ url: URL, displayPath: String, limits: Limits = Limits()) throws {
         self.displayPath = displayPath
+        self.limits = limits
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
             throw DaybookError.input("not a ZIP archive (a .qdpx is one): \(error); nothing was imported", at: SourceLocation(path: displayPath))
         }
-        for e in archive where e.type == .file { entries[e.path.lowercased()] = e }
+        var total: UInt64 = 0
+        for e in archive where e.type == .file {
+            entries[e.path.lowercased()] = e
+            total &+= e.uncompressedSize
+        }
+        if entries.count > limits.files {
+            throw DaybookError.input("the archive holds \(entries.count) files, more than the \(limits.files) an import unpacks (--max-files raises it); nothing was imported",
+                                     at: SourceLocation(path: displayPath))
+        }
+        if total > limits.bytes { throw tooLarge(total) }
+    }
+
+    private func tooLarge(_ size: UInt64) -> DaybookError {
+        DaybookError.input("the archive unpacks to \(size / 1_048_576) MB or more, more than the \(limits.bytes / 1_048_576) MB an import unpacks (--max-unpacked raises it); nothing was imported",
+                           at: SourceLocation(path: displayPath))
     }
 
     /// The archive's path of a file, found whatever its case.
@@ -278,7 +305,15 @@ public final class REFIArchive {
     func data(of path: String) throws -> Data {
         guard let e = entries[path.lowercased()] else { throw DaybookError.input("the archive has no `\(path)`", at: SourceLocation(path: displayPath)) }
         var out = Data()
-        do { _ = try archive.extract(e, skipCRC32: false) { out.append($0) } } catch {
+        var over = false
+        do {
+            _ = try archive.extract(e, skipCRC32: false) { chunk in
+                unpacked &+= UInt64(chunk.count)
+                if unpacked > limits.bytes { over = true; throw CocoaError(.fileReadTooLarge) }
+                out.append(chunk)
+            }
+        } catch {
+            if over { throw tooLarge(unpacked) }
             throw DaybookError.input("cannot unpack `\(path)` from the archive: \(error); nothing was imported", at: SourceLocation(path: displayPath))
         }
         return out

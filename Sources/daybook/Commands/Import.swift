@@ -27,6 +27,10 @@ struct Import: ParsableCommand {
     var strict = false
     @Flag(name: .customLong("codings-only"), help: "qdpx: place codings on the diary's entries only; make no new entries of other sources.")
     var codingsOnly = false
+    @Option(name: .customLong("max-unpacked"), help: ArgumentHelp("qdpx: unpack at most this many MB (default 100).", valueName: "MB"))
+    var maxUnpacked: UInt64?
+    @Option(name: .customLong("max-files"), help: ArgumentHelp("qdpx: an archive of at most this many files (default 10000).", valueName: "N"))
+    var maxFiles: Int?
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -83,7 +87,7 @@ struct Import: ParsableCommand {
         do {
             defer { reading.finish() }
             plan = name == "qdc" ? try REFIImport.plan(qdc: url, displayPath: path, diary: diary)
-                : try REFIImport.plan(qdpx: url, displayPath: path, diary: diary, codingsOnly: codingsOnly)
+                : try REFIImport.plan(qdpx: url, displayPath: path, diary: diary, codingsOnly: codingsOnly, limits: limits)
         }
         for n in plan.notes { Terminal.out("note: " + n) }
         for u in plan.unplaced { Terminal.out("not placed: " + u) }
@@ -107,6 +111,13 @@ struct Import: ParsableCommand {
         }
         // What could not be placed is listed above; a script must notice it too.
         if !plan.unplaced.isEmpty { throw ExitCode(1) }
+    }
+
+    private var limits: REFIArchive.Limits {
+        var l = REFIArchive.Limits()
+        if let maxUnpacked { l.bytes = maxUnpacked * 1_048_576 }
+        if let maxFiles { l.files = maxFiles }
+        return l
     }
 
     private func count(_ n: Int) -> String { "\(n) entr\(n == 1 ? "y" : "ies")" }
