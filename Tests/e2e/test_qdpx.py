@@ -468,3 +468,28 @@ def test_an_archive_that_unpacks_too_large_is_refused_before_anything_is_written
     r = diary.run("import", "qdpx", small, "--max-files", "1")
     assert r.rc == 2 and "holds 2 files, more than the 1" in r.err, r
     assert diary.commits() == commits
+
+
+def test_qdc_exports_the_codebook_when_no_entry_matches(diary, tmp_path):
+    diary.init()
+    diary.ok("code", "define", "trust")
+    diary.ok("export", "qdc", "-o", tmp_path / "empty.qdc")
+    assert 'name="trust"' in (tmp_path / "empty.qdc").read_text()
+    diary.ok("new", "A", "-m", "words")
+    diary.ok("export", "qdc", "-o", tmp_path / "filtered.qdc", "--tag", "nothing-has-this")
+    assert 'name="trust"' in (tmp_path / "filtered.qdc").read_text()
+
+
+def test_an_orphaned_coding_is_exported_as_a_coding_of_the_whole_text_with_its_quote(diary, tmp_path):
+    diary.init()
+    diary.ok("new", "A", "-m", "the nurse said hi")
+    diary.ok("code", "add", "last", "trust", "--quote", "nurse said")
+    entry = diary.entries()[0]
+    entry.write_text(entry.read_text().replace("the nurse said hi", "the doctor spoke"))
+    r = diary.ok("export", "qdpx", "-o", tmp_path / "p.qdpx")
+    assert "orphaned" in r.err
+    _, root, texts = unpack(tmp_path / "p.qdpx")
+    [sel] = list(root.iter(NS + "PlainTextSelection"))
+    assert (sel.get("startPosition"), sel.get("endPosition")) == ("0", str(len("the doctor spoke\n")))
+    assert 'no longer in the text: "nurse said"' in sel.find(NS + "Description").text
+    assert sel.find(NS + "Coding") is not None

@@ -52,7 +52,7 @@ extension ExportContext {
         var search = QuoteSearch(e.body)
         for c in e.codings where c.quote != nil {
             guard let a = search.anchor(of: c) else {
-                warn("the quote of the coding `\(c.code)` no longer occurs in the entry (orphaned); exported without its position",
+                warn("the quote of the coding `\(c.code)` no longer occurs in the entry (orphaned); exported without its position (qdpx: as a coding of the whole entry, the quote in its description)",
                      path: diary.displayPath(e.path))
                 continue
             }

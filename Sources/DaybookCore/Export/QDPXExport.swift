@@ -112,7 +112,7 @@ public final class QDPXWriter {
         ]) + ">\n")
         try qde.write("      <Description>\(REFIXML.escape("\(e.title) (\(e.date), \(e.id))"))</Description>\n")
         let located = Dictionary(context.codedSegments(of: e).map { ($0.coding, ($0.anchor, $0.range)) }, uniquingKeysWith: { a, _ in a })
-        let length = e.codings.contains { $0.quote == nil } ? e.body.unicodeScalars.count : 0
+        let length = e.codings.contains { $0.quote == nil || located[$0] == nil } ? e.body.unicodeScalars.count : 0
         var selections = ""
         for (k, c) in e.codings.enumerated() {
             let key = guidScope + "\(e.id):\(k)"
@@ -129,18 +129,24 @@ public final class QDPXWriter {
             // The selection's name is the text it selects, as exported: the quote as written may
             // differ in line endings from a body written before quotes took the body's.
             let span: (start: Int, end: Int, text: String?)
+            var description = ""
             if c.quote == nil {
                 span = (0, length, nil)
             } else if let (a, range) = located[c] {
                 span = (a.start, a.end, String(e.body.unicodeScalars[range]))
+            } else if let quote = c.quote {
+                // Orphaned (warned about by codedSegments): not lost, but a coding of the whole
+                // text that says what it quoted.
+                span = (0, length, nil)
+                description = "<Description>\(REFIXML.escape("orphaned quote, no longer in the text: \"\(quote)\""))</Description>"
             } else {
-                continue // orphaned: warned about by codedSegments
+                continue
             }
             selections += "      <PlainTextSelection" + REFIXML.attributes([
                 ("guid", REFIXML.guid("selection", key)), ("name", span.text),
                 ("startPosition", String(span.start)), ("endPosition", String(span.end)),
                 ("creatingUser", coder), ("creationDateTime", time),
-            ]) + ">\n        " + coding + "      </PlainTextSelection>\n"
+            ]) + ">\n        " + description + coding + "      </PlainTextSelection>\n"
         }
         try qde.write(selections + "    </TextSource>\n")
         return sourceGUID

@@ -46,7 +46,8 @@ struct Export: ParsableCommand {
         guard let type = ExportFormats.named(format) else { return }
         // Metadata from the cache; formats read one body at a time, so memory stays bounded.
         var (entries, unparsed) = try filters.entriesAndUnparsed(of: diary, bodies: false)
-        guard !entries.isEmpty || (type == ZipExport.self && !unparsed.isEmpty) else {
+        // qdc is the codebook: it needs no entry.
+        guard !entries.isEmpty || type == QDCExport.self || (type == ZipExport.self && !unparsed.isEmpty) else {
             throw DaybookError.nothing("daybook: no entries match; nothing exported")
         }
         // Redacted, each entry file is read, redacted and parsed again before any format sees it.
