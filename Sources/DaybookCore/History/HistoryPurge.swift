@@ -116,7 +116,12 @@ public enum HistoryPurge {
     /// the remote still holds, erases them from the remote's commits too, so they can be merged
     /// and the remote's branch replaced. Returns the commit to merge and, when the remote's
     /// branch must be replaced, the commit it must still point at for that (else a normal push).
-    static func reconcile(_ change: Change, theirs: String, report: inout SyncReport) throws -> (theirs: String, replaces: String?) {
+    ///
+    /// A purge that arrives from the remote erases words on this device, so it needs authority:
+    /// `confirmed` (a push signed by a trusted recipient of an encrypted remote, or
+    /// `sync --apply-purge`); without it the sync stops before anything is erased or merged, and
+    /// its error lists what would be erased.
+    static func reconcile(_ change: Change, theirs: String, confirmed: Bool = true, report: inout SyncReport) throws -> (theirs: String, replaces: String?) {
         let repo = change.repository
         guard let head = repo.headID else { return (theirs, nil) }
         let local = try PurgeRecord.at(head, in: repo), remote = try PurgeRecord.at(theirs, in: repo)
@@ -125,6 +130,16 @@ public enum HistoryPurge {
         guard !missing.isEmpty else { return (theirs, nil) }
         let erased = try identify(missing, in: repo)
         guard !erased.isEmpty else { return (theirs, nil) }
+        let arriving = Set(missing.prefix(missing.count - missingThere.count).map(\.digest))
+        if !confirmed && !arriving.isEmpty {
+            var listed: [String] = []
+            for (folder, ids) in erased.sorted(by: { $0.key < $1.key }) {
+                for id in ids.sorted() where arriving.contains(PurgeRecord.digest(ofID: id)) { listed.append("\(folder)/\(id)") }
+            }
+            if !listed.isEmpty {
+                throw DaybookError(.git, "\(report.remote) (\(report.url)): the remote's history erases \(listed.count) entr\(listed.count == 1 ? "y" : "ies") this diary holds (a purge made elsewhere, or forged by anyone who can push): \(listed.joined(separator: ", ")). Nothing was erased or merged; if the purge is yours, run `daybook sync --apply-purge` to erase them here too")
+            }
+        }
         let rewriter = try rewrite(erased, in: change)
         report.erasedHere += missing.count - missingThere.count
         _ = try rewriter.deleteOldObjects(keeping: rewriter.newHistory(walked: rewriter.walked))

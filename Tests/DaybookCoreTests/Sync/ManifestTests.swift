@@ -2,31 +2,36 @@ import XCTest
 @testable import DaybookCore
 
 final class ManifestTests: XCTestCase {
-    let sample = Manifest(sequence: 3, refs: ["main": String(repeating: "ab", count: 20)],
-                          packs: [Manifest.Pack(name: String(repeating: "0f", count: 16), key: Data(repeating: 7, count: 32).base64EncodedString(), objects: 12)])
+    let signer = DeviceKey.generate()
+    var sample: Manifest {
+        Manifest(sequence: 3, refs: ["main": String(repeating: "ab", count: 20)],
+                 packs: [Manifest.Pack(name: String(repeating: "0f", count: 16), key: Data(repeating: 7, count: 32).base64EncodedString(), objects: 12)],
+                 diary: String(repeating: "5a", count: 16), previous: String(repeating: "c3", count: 32),
+                 recipients: [Manifest.Recipient(name: "laptop", key: signer.publicKey.description)])
+    }
 
     func testEveryRecipientOpensWhatWasSealedForIt() throws {
         let a = DeviceKey.generate(), b = DeviceKey.generate()
-        let sealed = try sample.seal(for: [a.publicKey, b.publicKey])
+        let sealed = try sample.seal(for: [a.publicKey, b.publicKey], signedBy: signer)
         XCTAssertEqual(try Manifest.open(sealed, with: a), sample)
         XCTAssertEqual(try Manifest.open(sealed, with: b), sample)
         // Magic line, count, two stanzas of 92 bytes, then the sealed body.
-        XCTAssertTrue(sealed.starts(with: Data("daybook-manifest 1\n".utf8)))
+        XCTAssertTrue(sealed.starts(with: Data("daybook-manifest 2\n".utf8)))
         XCTAssertEqual(sealed[19], 2)
         XCTAssertGreaterThan(sealed.count, 19 + 1 + 2 * 92 + 28)
         // Nothing of the content is visible, and sealing twice gives different bytes (fresh keys).
         XCTAssertNil(sealed.range(of: Data("main".utf8)))
-        XCTAssertNotEqual(try sample.seal(for: [a.publicKey]), try sample.seal(for: [a.publicKey]))
+        XCTAssertNotEqual(try sample.seal(for: [a.publicKey], signedBy: signer), try sample.seal(for: [a.publicKey], signedBy: signer))
     }
 
     func testAnotherKeyOpensNothing() throws {
-        let sealed = try sample.seal(for: [DeviceKey.generate().publicKey])
+        let sealed = try sample.seal(for: [DeviceKey.generate().publicKey], signedBy: signer)
         XCTAssertThrowsError(try Manifest.open(sealed, with: DeviceKey.generate())) { XCTAssertEqual($0 as? Manifest.Failure, .notARecipient) }
     }
 
     func testEveryChangedByteIsDetected() throws {
         let key = DeviceKey.generate()
-        let sealed = try sample.seal(for: [key.publicKey])
+        let sealed = try sample.seal(for: [key.publicKey], signedBy: signer)
         for at in stride(from: 20, to: sealed.count, by: 7) {
             var bad = sealed
             bad[at] ^= 0x40
@@ -43,7 +48,7 @@ final class ManifestTests: XCTestCase {
 
     func testCutAndForeignBytesAreMalformed() throws {
         let key = DeviceKey.generate()
-        let sealed = try sample.seal(for: [key.publicKey])
+        let sealed = try sample.seal(for: [key.publicKey], signedBy: signer)
         for n in [0, 10, 19, 20, 100, 19 + 1 + 92 + 20] {
             XCTAssertThrowsError(try Manifest.open(sealed.prefix(n), with: key)) {
                 guard case .malformed? = $0 as? Manifest.Failure else { return XCTFail("\(n): \($0)") }
@@ -56,10 +61,10 @@ final class ManifestTests: XCTestCase {
         let key = DeviceKey.generate()
         var bad = sample
         bad.packs[0].name = "../../hooks/pre-commit"
-        XCTAssertThrowsError(try Manifest.open(try bad.seal(for: [key.publicKey]), with: key)) {
+        XCTAssertThrowsError(try Manifest.open(try bad.seal(for: [key.publicKey], signedBy: signer), with: key)) {
             guard case .malformed? = $0 as? Manifest.Failure else { return XCTFail("\($0)") }
         }
-        XCTAssertThrowsError(try sample.seal(for: []))
+        XCTAssertThrowsError(try sample.seal(for: [], signedBy: signer))
     }
 
     func testPacksOpenOnlyWithTheirOwnKeyAndName() throws {
@@ -81,8 +86,17 @@ final class ManifestTests: XCTestCase {
     func testPublicKeysReadBackAndBadOnesSayWhy() throws {
         let key = DeviceKey.generate().publicKey
         XCTAssertEqual(try PublicKey(text: key.description + "\n"), key)
-        XCTAssertEqual(key.description.count, 8 + 43)
-        XCTAssertThrowsError(try PublicKey(text: "ssh-ed25519 AAAA")) { XCTAssertTrue("\($0)".contains("must start with `daybook1`")) }
+        XCTAssertEqual(key.description.count, 8 + 86)
+        XCTAssertThrowsError(try PublicKey(text: "ssh-ed25519 AAAA")) { XCTAssertTrue("\($0)".contains("must start with `daybook2`")) }
+        XCTAssertThrowsError(try PublicKey(text: "daybook2abc")) { XCTAssertTrue("\($0)".contains("86 base64url")) }
+        // A key made before pushes were signed still reads, without a signing half.
+        let legacy = try PublicKey(text: "daybook1" + Base64URL.encode(key.raw))
+        XCTAssertNil(legacy.signing)
+        XCTAssertTrue(legacy.sameDevice(key))
+        XCTAssertNotEqual(legacy, key)
+        XCTAssertNotEqual(legacy.fingerprint, key.fingerprint)
+        XCTAssertEqual(key.fingerprint.count, 24)
+        XCTAssertTrue(key.fingerprint.allSatisfy { $0 == "-" || $0.isHexDigit })
         XCTAssertThrowsError(try PublicKey(text: "daybook1abc")) { XCTAssertTrue("\($0)".contains("43 base64url")) }
         XCTAssertThrowsError(try PublicKey(text: "daybook1" + String(repeating: "+", count: 43)))
     }
@@ -99,5 +113,40 @@ final class ManifestTests: XCTestCase {
         XCTAssertThrowsError(try DeviceKey.create(environment: env))
         XCTAssertEqual(try DeviceKey.load(environment: env)?.publicKey, made.publicKey)
         XCTAssertEqual(DeviceKey.file(environment: ["HOME": "/h"]).path, "/h/.config/daybook/key")
+    }
+
+    func testAKeyWithoutSigningHalfGetsOneOnceAndKeepsItsFirstLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = ["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"]
+        let file = DeviceKey.file(environment: env)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let first = "daybook-secret-key-1 " + Base64URL.encode(Data(repeating: 9, count: 32)) + "\n"
+        try first.write(to: file, atomically: true, encoding: .utf8)
+        chmod(file.path, 0o600)
+        let once = try XCTUnwrap(DeviceKey.loadSigning(environment: env))
+        XCTAssertTrue(once.signingHalfMade)
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).hasPrefix(first))
+        let twice = try XCTUnwrap(DeviceKey.loadSigning(environment: env))
+        XCTAssertFalse(twice.signingHalfMade)
+        XCTAssertEqual(twice.key.publicKey, once.key.publicKey)
+        let attrs = try FileManager.default.attributesOfItem(atPath: file.path)
+        XCTAssertEqual((attrs[.posixPermissions] as? Int).map { $0 & 0o777 }, 0o600)
+    }
+
+    func testTheSignatureNamesItsSignerAndAnyOtherSignerFails() throws {
+        let reader = DeviceKey.generate()
+        let opened = try Manifest.openSigned(try sample.seal(for: [reader.publicKey], signedBy: signer), with: reader)
+        XCTAssertEqual(opened.signer, signer.publicKey.signing)
+        XCTAssertEqual(opened.manifest, sample)
+        // A body whose signature was made over other bytes does not open as signed.
+        let sealed = try sample.seal(for: [reader.publicKey], signedBy: signer)
+        XCTAssertEqual(opened.digest.count, 64)
+        XCTAssertNotEqual(Manifest.digest(sealed), opened.digest)
+        var unsigned = sample
+        unsigned.diary = nil
+        XCTAssertThrowsError(try Manifest.open(try unsigned.seal(for: [reader.publicKey], signedBy: signer), with: reader)) {
+            guard case .malformed? = $0 as? Manifest.Failure else { return XCTFail("\($0)") }
+        }
     }
 }
