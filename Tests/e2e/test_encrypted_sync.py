@@ -398,6 +398,10 @@ def test_a_purge_replaces_the_sealed_history_and_reaches_the_other_machine(two):
     a.ok("sync")
     b.ok("sync")
     b.ok("new", "Written on B", "-m", "delta from b", "--date", "2026-11-21 10:00")
+    # The objects B read from the remote, and A's, packed by git; the caches filled.
+    for d in (a, b):
+        d.ok("ls")
+        subprocess.run(["git", "repack", "-a", "-d", "-q"], cwd=d.path, check=True)
     packs_before = set(subprocess.run(["git", "ls-tree", "-r", "--name-only", "main"], cwd=a.bare, capture_output=True,
                                       text=True, check=True).stdout.split())
     victim = next(e["id"] for e in a.ok("ls", "--json").json() if e["title"] == "Quokka interview")
@@ -420,3 +424,7 @@ def test_a_purge_replaces_the_sealed_history_and_reaches_the_other_machine(two):
         for w in ("Zanzibar", "marmalade", "Quokka interview"):
             assert w.encode() not in objects, (d.path, w)
         assert d.git("status", "--porcelain") == ""
+        for f in (d.path / ".daybook").rglob("*"):
+            assert not f.is_file() or b"zanzibar" not in f.read_bytes().lower(), f
+        r = d.run("purge", "--verify", "Zanzibar", "marmalade", "Quokka interview", victim)
+        assert r.rc == 0 and r.out == "", r

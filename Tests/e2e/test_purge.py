@@ -258,3 +258,48 @@ def test_a_forged_purge_record_on_a_plain_remote_erases_nothing(two, tmp_path):
     assert r.rc == 2 and rel.with_suffix("").as_posix() in r.err and "Nothing was erased or merged" in r.err, r
     assert (b.path / rel).exists() and b.git("rev-parse", "HEAD") == before and b.git("status", "--porcelain") == ""
     assert "Keep one" in [e["title"] for e in b.ok("ls", "--json").json()]
+
+
+QUOTE = "she said Quixotical twice"      # coded on the purged entry: in a `code add` message
+MEMO = "Marsupialist hesitation"         # the coding's memo: in a `code memo` message
+
+
+def test_nothing_is_left_after_git_repack_in_messages_caches_or_another_device(two):
+    """The issue's leaks, replayed: the objects packed by `git repack` on both machines, a coding
+    whose quote and memo are in commit messages, the caches filled by reading commands. After the
+    purge and B's sync, `git cat-file --batch-all-objects` (loose, packed, unreachable), every
+    commit message, reflog and cache on A and B hold no word of the entry, and `purge --verify`
+    says so; before the purge it finds them."""
+    a, b, remote, keep, secret, later = two
+    a.ok("code", "add", secret.stem, "disclosure", "--quote", QUOTE)
+    a.ok("code", "add", secret.stem, "disclosure", "--quote", QUOTE, "--memo", MEMO)
+    assert QUOTE in a.git("log", "--format=%B")
+    a.ok("sync")
+    b.ok("sync")
+    words = WORDS + ["Marsupialist", secret.stem]
+    for d in (a, b):
+        d.ok("ls")
+        d.ok("grep", "Quixotical")
+        d.git("repack", "-a", "-d", "-q")
+        assert list((d.path / ".git" / "objects" / "pack").glob("*.pack"))
+        r = d.run("purge", "--verify", *words)
+        assert r.rc == 1 and "Quixotical\tobject " in r.out and ".daybook/cache/" in r.out, r
+    a.ok("purge", secret.stem, "--yes")
+    a.ok("sync")
+    b.ok("sync", "--apply-purge")
+    for d in (a, b):
+        everything = found_in_objects(d.path).lower()
+        for w in words:
+            assert w.lower().encode() not in everything, (d.path, w)
+        messages = d.git("log", "--all", "--format=%B") + d.git("reflog", "--all", "--format=%gs")
+        for w in words + [QUOTE]:
+            assert w.lower() not in messages.lower(), (d.path, w)
+        assert "code add: disclosure on (purged)" in messages or "disclosure" not in messages
+        for f in (d.path / ".daybook").rglob("*"):
+            if f.is_file():
+                for w in words:
+                    assert w.lower().encode() not in f.read_bytes().lower(), (f, w)
+        r = d.run("purge", "--verify", *words)
+        assert r.rc == 0 and r.out == "" and "none of the 6 words" in r.err, r
+        git("fsck", "--strict", "--no-progress", cwd=d.path)
+        assert sorted(e["title"] for e in d.ok("ls", "--json").json()) == ["Keep one", "Later note"]

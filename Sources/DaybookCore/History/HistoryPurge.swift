@@ -87,7 +87,15 @@ public enum HistoryPurge {
         var history = rewriter.newHistory(walked: rewriter.walked)
         if let c = outcome.commit { history.insert(c) }
         (outcome.deletedObjects, outcome.packedObjects) = try rewriter.deleteOldObjects(keeping: history)
+        dropCaches(change.diary)
         return outcome
+    }
+
+    /// The caches under `.daybook/cache/` hold the purged entries' paths, titles, fields, quotes,
+    /// memos and words: deleted, so the next command rebuilds them from the files (they are never
+    /// the truth).
+    static func dropCaches(_ diary: Diary) {
+        try? FileManager.default.removeItem(at: diary.stateFolder.appendingPathComponent("cache"))
     }
 
     /// Rewrites every reference without the erased entries, cuts the old history loose and takes
@@ -143,6 +151,7 @@ public enum HistoryPurge {
         let rewriter = try rewrite(erased, in: change)
         report.erasedHere += missing.count - missingThere.count
         _ = try rewriter.deleteOldObjects(keeping: rewriter.newHistory(walked: rewriter.walked))
+        dropCaches(change.diary)
         let mapped = rewriter.newID(theirs) ?? theirs
         return (mapped, missingThere.isEmpty || mapped == theirs ? nil : theirs)
     }
