@@ -36,7 +36,8 @@ public struct ZipExport: ExportFormat {
                 try archive.add(e.path, file: diary.url(e.path))
             }
             let strokes = String(source.dropLast(3)) + ".strokes.json"
-            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try archive.add(String(e.path.dropLast(3)) + ".strokes.json", file: diary.url(strokes)) }
+            // A stroke file's text keys (a note, a label) are redacted like any text file.
+            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try add(String(e.path.dropLast(3)) + ".strokes.json", file: diary.url(strokes)) }
             let folder = Attachments.folder(ofEntry: e.path)
             var isDir: ObjCBool = false
             if context.redaction == nil, FileManager.default.fileExists(atPath: diary.url(folder).path, isDirectory: &isDir), isDir.boolValue {
