@@ -182,3 +182,22 @@ final class ManifestTests: XCTestCase {
         XCTAssertLessThan(seal + open, 0.050)
     }
 }
+
+final class RecipientTrustTests: XCTestCase {
+    func testRecipientChangesCompareWholeKeys() throws {
+        let a = DeviceKey.generate().publicKey, b = DeviceKey.generate().publicKey, c = DeviceKey.generate().publicKey
+        let changes = RecipientChange.between([("a", a), ("b", b)], [("a", a), ("c", c)])
+        XCTAssertEqual(changes, [RecipientChange(added: false, name: "b", key: b), RecipientChange(added: true, name: "c", key: c)])
+        // The same device with another signing half is a change: the old key is not trusted to sign.
+        let b2 = PublicKey(raw: b.raw, signing: DeviceKey.generate().publicKey.signing)
+        XCTAssertEqual(RecipientChange.between([("b", b)], [("b", b2)]).map(\.added), [false, true])
+    }
+
+    func testADiaryIDIsMadeAtInitAndABadOneIsAnErrorWithItsLine() throws {
+        let id = DiaryConfig.newDiaryID()
+        XCTAssertTrue(DiaryConfig.isDiaryID(id))
+        XCTAssertNotEqual(id, DiaryConfig.newDiaryID())
+        XCTAssertEqual(try DiaryConfig.parse("name: x\nid: \(id)\n", path: "daybook.yml").id, id)
+        XCTAssertThrowsError(try DiaryConfig.parse("name: x\nid: 12\n", path: "daybook.yml")) { XCTAssertTrue("\($0)".contains("daybook.yml:2")) }
+    }
+}
