@@ -130,6 +130,8 @@ extension Repository {
         var builder: OpaquePointer?
         try Repository.check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
         defer { git_packbuilder_free(builder) }
+        // Every core: the whole history is packed again.
+        _ = git_packbuilder_set_threads(builder, 0)
         var pushed = 0
         func push(_ id: git_oid) throws {
             var id = id
