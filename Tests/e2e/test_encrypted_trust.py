@@ -338,3 +338,20 @@ def test_a_manifest_that_does_not_follow_the_last_one_read_is_refused(three):
     r = b.run("sync")
     assert r.rc == 2 and "does not follow push" in r.err and "nothing was merged" in r.err, r
     assert state(b)[:2] == before[:2]
+
+
+def test_an_unrelated_history_on_a_sealed_remote_is_refused(three, tmp_path):
+    """A diary made before diaries had ids (so no id to compare), with a recipient's key, meets a
+    sealed remote holding another diary's history: no commit in common, refused, nothing lost."""
+    a, b, c = three
+    y = machine(tmp_path, "y")
+    (y.home / "config" / "daybook").mkdir(parents=True)
+    shutil.copy(b.home / "config" / "daybook" / "key", y.home / "config" / "daybook" / "key")
+    y.init()
+    yml = y.path / "daybook.yml"
+    yml.write_text("".join(line for line in yml.read_text().splitlines(True) if not line.startswith("id:")))
+    y.ok("new", "Diary Y entry", "-m", "mine", "--date", "2026-11-21 08:00")
+    before = state(y)
+    r = y.run("sync", "--set-remote", a.url, "--encrypt")
+    assert r.rc == 2 and "no commit in common" in r.err and "nothing was merged" in r.err, r
+    assert state(y)[:2] == before[:2] and titles(y) == ["Diary Y entry"]

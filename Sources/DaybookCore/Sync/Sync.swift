@@ -92,7 +92,9 @@ public enum DiarySync {
         guard !retrust || sealed != nil else {
             throw DaybookError.usage("--retrust is for an encrypted remote: `\(name)` is not one (`daybook sync \(name) --encrypt`)")
         }
-        let trust = EncryptedRemote.Trust(local: try Recipients.read(diary).keys, diaryID: diary.config.id, pristine: pristine, retrust: retrust)
+        // Read only for an encrypted remote: a plain sync does not depend on recipients.yml.
+        let trust = sealed == nil ? nil : EncryptedRemote.Trust(local: try Recipients.read(diary).keys, diaryID: diary.config.id,
+                                                                pristine: pristine, retrust: retrust)
         var attempts = 0
         while true {
             attempts += 1
@@ -101,7 +103,7 @@ public enum DiarySync {
             // new sealed history of one pack).
             var replace = false
             if let sealed {
-                theirs = try sealed.fetch(progress: progress, plainAllowed: decrypt, trust: trust)
+                theirs = try sealed.fetch(progress: progress, plainAllowed: decrypt, trust: trust ?? EncryptedRemote.Trust(local: [], diaryID: nil, pristine: false, retrust: false))
                 if let now = sealed.trustedNow { report.trusting = now }
                 report.recipientsArrived += sealed.arrivedChanges
                 if sealed.plainHistory {
