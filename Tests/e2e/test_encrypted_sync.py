@@ -51,7 +51,7 @@ def machine(tmp_path, name):
 def keyed(tmp_path, name):
     d = machine(tmp_path, name)
     d.pub = d.ok("key", "new").out.strip()
-    assert d.pub.startswith("daybook1")
+    assert d.pub.startswith("daybook2") and len(d.pub) == 8 + 86
     d.init()
     return d
 
@@ -334,6 +334,15 @@ def test_encryption_is_turned_off_and_the_other_machine_follows(two):
     assert titles(p) == titles(a)
 
 
+def fingerprint(text):
+    """As daybook-key(1) defines it: SHA-256 of the key's bytes, the first 10 bytes in five groups."""
+    import base64
+    import hashlib
+    raw = base64.urlsafe_b64decode(text[8:] + "=" * (-len(text[8:]) % 4))
+    h = hashlib.sha256(raw).hexdigest()[:20]
+    return "-".join(h[i:i + 4] for i in range(0, 20, 4))
+
+
 def test_keys(tmp_path):
     d = machine(tmp_path, "k")
     r = d.run("key", "add", "me")
@@ -352,7 +361,9 @@ def test_keys(tmp_path):
     assert r.rc == 2 and "43 base64url" in r.err, r
     r = d.run("key", "add", "bad name", pub)
     assert r.rc == 2 and "not a recipient name" in r.err, r
-    assert d.ok("key", "ls").out.splitlines() == [f"me {pub} (this device)", "supervisor daybook1" + "Ag" * 21 + "A"]
+    sup = "daybook1" + "Ag" * 21 + "A"
+    assert d.ok("key", "ls").out.splitlines() == [f"me {pub} {fingerprint(pub)} (this device)",
+                                                  f"supervisor {sup} {fingerprint(sup)} (cannot sign)"]
     text = (d.path / "recipients.yml").read_text()
     assert text.startswith("#") and f"me: {pub}\n" in text
     d.ok("key", "rm", "supervisor")
@@ -387,6 +398,10 @@ def test_a_purge_replaces_the_sealed_history_and_reaches_the_other_machine(two):
     a.ok("sync")
     b.ok("sync")
     b.ok("new", "Written on B", "-m", "delta from b", "--date", "2026-11-21 10:00")
+    # The objects B read from the remote, and A's, packed by git; the caches filled.
+    for d in (a, b):
+        d.ok("ls")
+        subprocess.run(["git", "repack", "-a", "-d", "-q"], cwd=d.path, check=True)
     packs_before = set(subprocess.run(["git", "ls-tree", "-r", "--name-only", "main"], cwd=a.bare, capture_output=True,
                                       text=True, check=True).stdout.split())
     victim = next(e["id"] for e in a.ok("ls", "--json").json() if e["title"] == "Quokka interview")
@@ -409,3 +424,7 @@ def test_a_purge_replaces_the_sealed_history_and_reaches_the_other_machine(two):
         for w in ("Zanzibar", "marmalade", "Quokka interview"):
             assert w.encode() not in objects, (d.path, w)
         assert d.git("status", "--porcelain") == ""
+        for f in (d.path / ".daybook").rglob("*"):
+            assert not f.is_file() or b"zanzibar" not in f.read_bytes().lower(), f
+        r = d.run("purge", "--verify", "Zanzibar", "marmalade", "Quokka interview", victim)
+        assert r.rc == 0 and r.out == "", r

@@ -145,7 +145,13 @@ def test_purge_erases_everywhere_and_another_machine_keeps_its_unpushed_entry(tw
     assert "replaced by the purged one" in r.err, r.err
     assert git("rev-parse", "main", cwd=remote).strip() == a.git("rev-parse", "HEAD").strip()
 
-    r = b.ok("sync")
+    # A plain remote: anyone who can push could have written the record, so B lists what would
+    # go and stops, erasing and merging nothing, until told.
+    head_b = b.git("rev-parse", "HEAD")
+    r = b.run("sync")
+    assert r.rc == 2 and secret.relative_to(a.path).with_suffix("").as_posix() in r.err and "--apply-purge" in r.err, r
+    assert (b.path / secret.relative_to(a.path)).exists() and b.git("rev-parse", "HEAD") == head_b
+    r = b.ok("sync", "--apply-purge")
     assert "erased 1 entry another machine purged" in r.err, r.err
     assert unpushed.exists() and "delta from b" in unpushed.read_text()
     assert not (b.path / secret.relative_to(a.path)).exists()
@@ -202,7 +208,7 @@ def test_a_push_made_meanwhile_is_merged_not_overwritten(two):
     a.ok("sync")
     titles = sorted(e["title"] for e in a.ok("ls", "--json").json())
     assert "Pushed by B first" in titles and not any(SECRET_TITLE in t for t in titles)
-    b.ok("sync")
+    b.ok("sync", "--apply-purge")
     assert sorted(e["title"] for e in b.ok("ls", "--json").json()) == titles
     for repo in (a.path, b.path, remote):
         for w in WORDS:
@@ -231,3 +237,69 @@ def test_undo_refuses_to_undo_a_purge(two):
     r = a.run("undo")
     assert r.rc == 2 and "a purge cannot be undone" in r.err, r
     assert a.git("rev-parse", "HEAD") == head and (a.path / "purged.yml").exists()
+
+
+def test_a_forged_purge_record_on_a_plain_remote_erases_nothing(two, tmp_path):
+    """Anyone who can push writes a purge record naming one of B's entries (its id is in the file
+    names of the plain history): B's sync lists it and stops; the entry, its history and the
+    branch stay; a sync after the push is undone goes on as before."""
+    a, b, remote, keep, secret, later = two
+    import hashlib
+    forger = tmp_path / "forger"
+    git("clone", "-q", str(remote), str(forger), cwd=tmp_path)
+    rel = keep.relative_to(a.path)
+    digest = hashlib.sha256(keep.stem.encode()).hexdigest()
+    (forger / "purged.yml").write_text(f"{digest}: {{folder: {rel.parent.as_posix()}, purged: 2026-11-22T10:00}}\n")
+    git("add", "purged.yml", cwd=forger)
+    git("-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "routine", cwd=forger)
+    git("push", "-q", "origin", "HEAD:main", cwd=forger)
+    before = b.git("rev-parse", "HEAD")
+    r = b.run("sync")
+    assert r.rc == 2 and rel.with_suffix("").as_posix() in r.err and "Nothing was erased or merged" in r.err, r
+    assert (b.path / rel).exists() and b.git("rev-parse", "HEAD") == before and b.git("status", "--porcelain") == ""
+    assert "Keep one" in [e["title"] for e in b.ok("ls", "--json").json()]
+
+
+QUOTE = "she said Quixotical twice"      # coded on the purged entry: in a `code add` message
+MEMO = "Marsupialist hesitation"         # the coding's memo: in a `code memo` message
+
+
+def test_nothing_is_left_after_git_repack_in_messages_caches_or_another_device(two):
+    """The issue's leaks, replayed: the objects packed by `git repack` on both machines, a coding
+    whose quote and memo are in commit messages, the caches filled by reading commands. After the
+    purge and B's sync, `git cat-file --batch-all-objects` (loose, packed, unreachable), every
+    commit message, reflog and cache on A and B hold no word of the entry, and `purge --verify`
+    says so; before the purge it finds them."""
+    a, b, remote, keep, secret, later = two
+    a.ok("code", "add", secret.stem, "disclosure", "--quote", QUOTE)
+    a.ok("code", "add", secret.stem, "disclosure", "--quote", QUOTE, "--memo", MEMO)
+    assert QUOTE in a.git("log", "--format=%B")
+    a.ok("sync")
+    b.ok("sync")
+    words = WORDS + ["Marsupialist", secret.stem]
+    for d in (a, b):
+        d.ok("ls")
+        d.ok("grep", "Quixotical")
+        d.git("repack", "-a", "-d", "-q")
+        assert list((d.path / ".git" / "objects" / "pack").glob("*.pack"))
+        r = d.run("purge", "--verify", *words)
+        assert r.rc == 1 and "Quixotical\tobject " in r.out and ".daybook/cache/" in r.out, r
+    a.ok("purge", secret.stem, "--yes")
+    a.ok("sync")
+    b.ok("sync", "--apply-purge")
+    for d in (a, b):
+        everything = found_in_objects(d.path).lower()
+        for w in words:
+            assert w.lower().encode() not in everything, (d.path, w)
+        messages = d.git("log", "--all", "--format=%B") + d.git("reflog", "--all", "--format=%gs")
+        for w in words + [QUOTE]:
+            assert w.lower() not in messages.lower(), (d.path, w)
+        assert "code add: disclosure on (purged)" in messages or "disclosure" not in messages
+        for f in (d.path / ".daybook").rglob("*"):
+            if f.is_file():
+                for w in words:
+                    assert w.lower().encode() not in f.read_bytes().lower(), (f, w)
+        r = d.run("purge", "--verify", *words)
+        assert r.rc == 0 and r.out == "" and "none of the 6 words" in r.err, r
+        git("fsck", "--strict", "--no-progress", cwd=d.path)
+        assert sorted(e["title"] for e in d.ok("ls", "--json").json()) == ["Keep one", "Later note"]

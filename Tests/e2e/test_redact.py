@@ -1,6 +1,7 @@
 """Redacted exports (issue 16, "Redacted exports"): `export FORMAT --redact FILE.yml` replaces names
 with pseudonyms and leaves out fields in every format, quotes too, so positions still match."""
 import io
+import json
 import re
 import xml.etree.ElementTree as ET
 import zipfile
@@ -105,3 +106,66 @@ def test_a_broken_redaction_file_is_an_error_with_its_line(named):
         assert r.rc == 2 and why in r.err, (text, r)
         assert r.out == ""
     assert named.run("export", "json", "--redact", named.tmp / "missing.yml").rc == 2
+
+
+# Issue 37: the places redaction missed, and the check it makes of its own output.
+LONG = "Afternoon session with Zorblatt Quennington"
+FORMATS = [("json", None), ("jsonl", None), ("csv", None), ("markdown", None), ("jrnl", None), ("qdc", None),
+           ("html", "site"), ("zip", "backup.zip"), ("qdpx", "study.qdpx")]
+HIDDEN = ("zorblatt", "quennington", "quenni", "test writer", "nightjar")
+
+
+@pytest.fixture
+def missed(diary):
+    """An entry whose id cuts the name short, a stroke file whose text keys hold a name, a coding
+    with no coder (git's user.name, Test Writer, stands in), and an entry linking to the first."""
+    path = diary.ok("new", LONG, "-m", "Zorblatt Quennington spoke first.\n", "--date", "2026-11-02 09:00").out.strip()
+    first = diary.path.parent / path if not path.startswith("/") else __import__("pathlib").Path(path)
+    assert "zorblatt-quenni" in first.name and "quennington" not in first.name
+    stem = first.name[:-3]
+    (first.parent / (stem + ".strokes.json")).write_text(json.dumps({
+        "format": "daybook-strokes", "version": 1, "canvas": {"width": 100, "height": 100, "unit": "pt"},
+        "channels": ["x", "y", "t"], "note": "sketch of Nightjar's ward",
+        "strokes": [{"tool": "pen", "color": "#1f2328", "width": 2, "label": "Zorblatt", "points": [[1, 2, 0], [30, 2, 50]]}]}))
+    diary.ok("code", "add", stem, "voice", "--quote", "spoke first")
+    diary.ok("new", "Follow-up", "-m", f"See [[{stem}]] again.\n", "--date", "2026-11-03 09:00")
+    (diary.tmp / "names.yml").write_text("names:\n  Zorblatt Quennington: P07\n  Zorblatt: P07\n  Nightjar: P08\n  Test Writer: Coder 1\n")
+    diary.stem = stem
+    return diary
+
+
+def hidden_in(text):
+    return [n for n in HIDDEN if n in text.lower()]
+
+
+@pytest.mark.parametrize("fmt,out", FORMATS)
+def test_every_place_the_issue_found_comes_out_clean(missed, fmt, out):
+    plain = missed.ok("export", fmt, *(["-o", missed.tmp / ("plain-" + out)] if out else []))
+    before = read_all(missed.tmp / ("plain-" + out)) if out else plain.out
+    if fmt not in ("qdc", "jrnl", "csv"):
+        assert hidden_in(before), "the plain export holds the names"
+    r = missed.ok("export", fmt, "--redact", missed.tmp / "names.yml", *(["-o", missed.tmp / out] if out else []))
+    text = read_all(missed.tmp / out) if out else r.out
+    assert hidden_in(text) == [], (fmt, hidden_in(text), __import__("re").findall(r"(?s).{0,60}quenni.{0,20}", text.lower()))
+    if fmt in ("json", "jsonl", "html", "zip", "markdown"):
+        # The id is made again from the whole redacted title, and the link follows it.
+        assert "2026-11-02-0900-afternoon-session-with-p07" in text, fmt
+    if fmt == "qdpx":
+        assert 'name="Coder 1"' in text
+    if fmt == "zip":
+        z = zipfile.ZipFile(missed.tmp / out)
+        strokes = [n for n in z.namelist() if n.endswith(".strokes.json")]
+        assert strokes and "P07" in z.read(strokes[0]).decode() and "P08" in z.read(strokes[0]).decode()
+
+
+@pytest.mark.parametrize("fmt,out", [("json", None), ("zip", "backup.zip"), ("html", "site"), ("qdpx", "study.qdpx")])
+def test_a_name_left_in_the_output_is_refused_and_nothing_is_left(missed, fmt, out):
+    """The redaction file names Zoë; an entry spells her Zoe, which the slug of the name matches
+    but the replacement does not: the export checks what it wrote, finds it, exits 2 and leaves no
+    file (nor a half-written folder) behind."""
+    missed.ok("new", "Meeting", "-m", "Zoe came at noon.\n", "--date", "2026-11-04 09:00")
+    (missed.tmp / "zoe.yml").write_text("names:\n  Zoë: P09\n")
+    r = missed.run("export", fmt, "--redact", missed.tmp / "zoe.yml", *(["-o", missed.tmp / out] if out else []))
+    assert r.rc == 2 and "still holds `Zoë`" in r.err and "nothing was written" in r.err, r
+    assert r.out == ""
+    assert sorted(p.name for p in missed.tmp.iterdir() if "redact" in p.name or (out and p.name.startswith(out.split(".")[0]))) == []

@@ -119,6 +119,7 @@ public final class Diary {
         week_start: monday
         mood: {min: 1, max: 5}
         streak: {goal: daily}
+        id: \(DiaryConfig.newDiaryID())
 
         """
         try AtomicFile.write(yml, to: root.appendingPathComponent("daybook.yml"))

@@ -63,12 +63,25 @@ public struct DiaryConfig: Equatable, Sendable {
     public var lspCommitOnSave = true
     /// `schedule:`: which template is owed when (`daybook due`).
     public var schedule: [ScheduleRule] = []
+    /// `id:`: the diary's random id (32 hexadecimal digits), made at `init`; an encrypted
+    /// remote's manifests name it, so one diary's pushes are never taken for another's.
+    public var id: String?
 
     public init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
-    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule"]
+    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule", "id"]
+
+    /// A diary id: 32 lowercase hexadecimal digits.
+    public static func isDiaryID(_ s: String) -> Bool {
+        s.count == 32 && s.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// A new random diary id.
+    public static func newDiaryID() -> String {
+        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
 
     /// Parses the text of daybook.yml; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws -> DiaryConfig {
@@ -134,6 +147,11 @@ public struct DiaryConfig: Equatable, Sendable {
                 }
             case "schedule":
                 config.schedule = try Schedule.parse(value, path: path)
+            case "id":
+                guard let id = value.string, DiaryConfig.isDiaryID(id) else {
+                    throw fail(value, "`id` must be 32 hexadecimal digits (made by `daybook init`; do not edit)")
+                }
+                config.id = id
             default:
                 let close = knownKeys.min { editDistance($0, key) < editDistance($1, key) } ?? ""
                 let hint = editDistance(close, key) <= 2 ? " (did you mean `\(close)`?)" : ""

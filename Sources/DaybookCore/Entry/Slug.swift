@@ -4,7 +4,13 @@ import Foundation
 public enum Slug {
     /// The title folded to lowercase ASCII (diacritics dropped), every run of other characters
     /// replaced by one `-`, trimmed, at most 40 characters.
-    public static func make(_ title: String) -> String {
+    public static func make(_ title: String) -> String { make(title, limit: 40) }
+
+    /// The slug with no length limit (`export --redact` builds redacted ids from the whole
+    /// redacted title, so no name is left cut short in one).
+    public static func full(_ title: String) -> String { make(title, limit: Int.max) }
+
+    static func make(_ title: String, limit: Int) -> String {
         let ascii = title.lowercased().folding(options: [.diacriticInsensitive, .widthInsensitive],
                                                locale: Locale(identifier: "en_US_POSIX"))
         var out = ""
@@ -22,8 +28,8 @@ public enum Slug {
                 dash = true
             }
         }
-        if out.count > 40 {
-            out = String(out.prefix(40))
+        if out.count > limit {
+            out = String(out.prefix(limit))
             while out.hasSuffix("-") { out.removeLast() }
         }
         return out

@@ -33,7 +33,11 @@ public struct QDPXExport: ExportFormat {
 
 extension ExportContext {
     /// Who made a coding that names no coder: `coder` in daybook.yml, else git's user.name.
-    public var defaultCoder: String? { (try? diary.defaultCoder()) ?? nil }
+    /// Redacted, it is redacted like every other name (it is often the researcher's own).
+    public var defaultCoder: String? {
+        guard let coder = (try? diary.defaultCoder()) ?? nil else { return nil }
+        return redaction.map { $0.text(coder) } ?? coder
+    }
 }
 
 /// One REFI-QDA project written front to back in the schema's order: `users`, `codebook`, then

@@ -15,6 +15,9 @@ import Yams
 public struct Redaction: Sendable {
     public private(set) var names: [(name: String, pseudonym: String)] = []
     public private(set) var fields: [String] = []
+    /// Each exported entry's id -> its redacted id (set by `entries`); links in every redacted
+    /// text follow.
+    public private(set) var ids: [String: String] = [:]
 
     public init(names: [(String, String)], fields: [String]) {
         self.names = names.filter { !$0.0.trimmingCharacters(in: .whitespaces).isEmpty }.sorted { $0.0.count > $1.0.count }.map { ($0.0, $0.1) }
@@ -62,11 +65,61 @@ public struct Redaction: Sendable {
         return Redaction(names: names, fields: fields)
     }
 
-    /// The text with every name replaced by its pseudonym.
+    /// The text with every name replaced by its pseudonym: as written, and in the spellings a
+    /// file name or an id gives it (`anna-berger`, `anna_berger`, `annaberger`), which take the
+    /// pseudonym's slug spelled the same way.
     public func text(_ s: String) -> String {
         var out = s
-        for (name, pseudonym) in names { out = Redaction.replace(name, with: pseudonym, in: out) }
+        for (name, pseudonym) in names {
+            out = Redaction.replace(name, with: pseudonym, in: out)
+            for (form, separator) in Redaction.joinedForms(name) {
+                let slug = Slug.full(pseudonym)
+                out = Redaction.replace(form, with: (slug.isEmpty ? "x" : slug).replacingOccurrences(of: "-", with: separator), in: out)
+            }
+        }
         return out
+    }
+
+    /// A name of several words joined as file names and ids join them, with the joiner.
+    static func joinedForms(_ name: String) -> [(String, String)] {
+        let words = Slug.full(name).split(separator: "-").map(String.init)
+        guard words.count > 1 else { return [] }
+        return ["-", "_", ""].map { (words.joined(separator: $0), $0) }
+    }
+
+    /// Every spelling of every name that must not be in a redacted export: as written, its slug,
+    /// joined by `_` or by nothing, and as HTML escapes it.
+    public var forbiddenForms: [(name: String, form: String)] {
+        var out: [(String, String)] = []
+        for (name, _) in names {
+            var forms = [name, Slug.full(name)] + Redaction.joinedForms(name).map(\.0)
+            let escaped = name.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;")
+                .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
+            forms.append(escaped)
+            for f in Set(forms) where !f.isEmpty { out.append((name, f)) }
+        }
+        return out
+    }
+
+    /// The names found (as whole words, ignoring case, in any spelling of forbiddenForms) in text.
+    public func leaks(in text: String) -> [String] {
+        var found: [String] = []
+        for (name, form) in forbiddenForms where !found.contains(name) {
+            if Redaction.containsWord(form, in: text) { found.append(name) }
+        }
+        return found
+    }
+
+    static func containsWord(_ word: String, in text: String) -> Bool {
+        func isWordChar(_ c: Character) -> Bool { c.isLetter || c.isNumber }
+        var rest = text[...]
+        while let r = rest.range(of: word, options: [.caseInsensitive]) {
+            let before = r.lowerBound > text.startIndex ? text[text.index(before: r.lowerBound)] : nil
+            let after = r.upperBound < text.endIndex ? text[r.upperBound] : nil
+            if !(before.map(isWordChar) ?? false) && !(after.map(isWordChar) ?? false) { return true }
+            rest = rest[r.upperBound...]
+        }
+        return false
     }
 
     static func replace(_ name: String, with pseudonym: String, in text: String) -> String {
@@ -97,6 +150,50 @@ public struct Redaction: Sendable {
         return folder.isEmpty ? file : folder + "/" + file
     }
 
+    /// An entry's redacted path: when its id is the one its title gives (`YYYY-MM-DD-HHMM-` and the
+    /// title's slug, cut at 40 characters, with any clash suffix), the id is made again from the
+    /// whole slug of the redacted title, so a name the cut left half-written goes with the rest;
+    /// else the names' slugs in the file name are replaced (`path(_:)`).
+    public func path(_ rel: String, title: String) -> String {
+        let folder = (rel as NSString).deletingLastPathComponent
+        let id = Entry.id(ofPath: rel)
+        let slug = Slug.make(title)
+        guard id.count > 16, !slug.isEmpty else { return path(rel) }
+        let stamp = String(id.prefix(15)), rest = String(id.dropFirst(16))
+        guard rest == slug || (rest.hasPrefix(slug + "-") && rest.dropFirst(slug.count + 1).allSatisfy(\.isNumber)) else { return path(rel) }
+        let suffix = String(rest.dropFirst(slug.count))
+        var redacted = Slug.full(text(title))
+        if redacted.isEmpty { redacted = "x" }
+        let file = stamp + "-" + redacted + suffix + (rel.hasSuffix(".md") ? ".md" : "")
+        return folder.isEmpty ? file : folder + "/" + file
+    }
+
+    /// Entry ids in a text replaced by their redacted ones (links between entries).
+    static func replaceIDs(_ text: String, _ ids: [String: String]) -> String {
+        guard !ids.isEmpty, text.contains("-") else { return text }
+        var out = "", rest = text[...]
+        // An id: `YYYY-MM-DD-HHMM-` and slug characters; the longest run that is a known id.
+        while let start = rest.firstIndex(where: \.isNumber) {
+            out += rest[..<start]
+            var end = rest[start...].firstIndex { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-")) } ?? rest.endIndex
+            var candidate = String(rest[start..<end])
+            var replaced = false
+            while candidate.count >= 15 {
+                if let new = ids[candidate] {
+                    out += new
+                    replaced = true
+                    end = rest.index(start, offsetBy: candidate.count)
+                    break
+                }
+                guard let dash = candidate.lastIndex(of: "-") else { break }
+                candidate = String(candidate[..<dash])
+            }
+            if !replaced { out += rest[start..<end] }
+            rest = rest[end...]
+        }
+        return out + rest
+    }
+
     static func replaceSlug(_ slug: String, with replacement: String, in file: String) -> String {
         // Slug words are bounded by `-` or `.`, or the ends of the name.
         var parts = file.components(separatedBy: "-")
@@ -116,22 +213,26 @@ public struct Redaction: Sendable {
 
     /// An entry file's text redacted: names replaced everywhere, the listed fields removed.
     public func entryText(_ text: String, path: String) throws -> String {
-        var doc = try EntryText(self.text(text), path: path)
+        // Links first: the names in an old id would otherwise be replaced one by one.
+        var doc = try EntryText(self.text(Redaction.replaceIDs(text, ids)), path: path)
         for f in fields { doc.remove(key: f) }
         return doc.text
     }
 
     /// The entries as the export should see them: each file read, redacted and parsed again, with
     /// its body, under its redacted path; `sources` maps each redacted path back to the file.
-    public func entries(_ entries: [Entry], diary: Diary) -> (entries: [Entry], sources: [String: String], problems: [DaybookError]) {
+    public mutating func entries(_ entries: [Entry], diary: Diary) -> (entries: [Entry], sources: [String: String], problems: [DaybookError]) {
         var out: [Entry] = [], sources: [String: String] = [:], problems: [DaybookError] = []
+        // Each id made from the redacted title, in full; other entries' links to it follow.
+        ids = [:]
+        for e in entries { ids[e.id] = Entry.id(ofPath: path(e.path, title: e.title)) }
         for e in entries {
             let display = diary.displayPath(e.path)
             do {
                 guard let data = FileManager.default.contents(atPath: diary.url(e.path).path) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: display)) }
                 guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
                 let redacted = try EntryText(try entryText(text, path: display), path: display)
-                let rel = path(e.path)
+                let rel = path(e.path, title: e.title)
                 var outcome = diary.readEntry(e.path, text: redacted)
                 outcome.entry?.path = rel
                 outcome.entry?.id = Entry.id(ofPath: rel)

@@ -26,7 +26,8 @@ public struct ZipExport: ExportFormat {
         // cannot be redacted and stay out then).
         func addBeside(_ source: String, as rel: String) throws {
             let strokes = String(source.dropLast(3)) + ".strokes.json"
-            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try archive.add(String(rel.dropLast(3)) + ".strokes.json", file: diary.url(strokes)) }
+            // A stroke file's text keys (a note, a label) are redacted like any text file.
+            if FileManager.default.fileExists(atPath: diary.url(strokes).path) { try add(String(rel.dropLast(3)) + ".strokes.json", file: diary.url(strokes)) }
             let folder = Attachments.folder(ofEntry: rel)
             var isDir: ObjCBool = false
             if context.redaction == nil, FileManager.default.fileExists(atPath: diary.url(folder).path, isDirectory: &isDir), isDir.boolValue {

@@ -246,6 +246,14 @@ final class HistoryRewriter {
                 for f in try repo.files(ofTree: r.oid, path: r.path) { words.insert(f); words.insert((f as NSString).lastPathComponent) }
             } else if r.path.hasSuffix(".md"), let entry = parser.parse(try repo.blob(r.oid), relativePath: r.path, displayPath: r.path).entry {
                 words.insert(entry.title)
+                // `code add` and `code memo` messages quote the coding (shortened to one line).
+                for c in entry.codings {
+                    for text in [c.quote, c.memo].compactMap({ $0 }) {
+                        words.insert(text)
+                        words.insert(CodeApplication.short(text))
+                        if CodeApplication.short(text).hasSuffix("…") { words.insert(String(CodeApplication.short(text).dropLast())) }
+                    }
+                }
             }
         }
         var out = message

@@ -93,83 +93,125 @@ extension HistoryRewriter {
         }
     }
 
-    /// Deletes the loose objects only the old history held: old commits, the trees the rewrite
-    /// replaced, the erased files. Each is first looked for in every tree of the new history, so
-    /// nothing still in use goes. Returns how many were deleted and how many remain in packs (a
-    /// pack is left whole: `git gc --prune=now` rewrites it).
+    /// After the rewrite, nothing of the old history may stay in this repository, packed or loose,
+    /// reachable or not: one new pack of what the references, the index and the reflogs reach is
+    /// written, then every other pack and every loose object is deleted (what `git gc
+    /// --prune=now` does, through libgit2). Returns how many objects went, and 0 left in packs.
     func deleteOldObjects(keeping history: Set<String>) throws -> (deleted: Int, packed: Int) {
-        var candidates = Set(mapped.keys).union(replacedTrees)
-        for r in removedObjects {
-            candidates.insert(r.oid)
-            if r.isTree { try repo.objects(ofTree: r.oid, into: &candidates) }
+        (try repo.repackReachable(), 0)
+    }
+}
+
+extension Repository {
+    /// Writes one pack of every object reachable from a reference (through tags), HEAD, a reflog
+    /// entry or the index, then deletes every other pack (a pack marked `.keep` stays) and every
+    /// loose object, and git's caches that name objects (commit-graph, multi-pack-index,
+    /// info/packs). What nothing reaches is gone, wherever it was stored; what something reaches
+    /// is readable throughout (the new pack is written before anything is deleted). Returns how
+    /// many objects went.
+    func repackReachable() throws -> Int {
+        guard let dir = git_repository_path(handle) else { return 0 }
+        let objects = String(cString: dir) + "objects/"
+        let packFolder = objects + "pack"
+        let fm = FileManager.default
+        let oldPacks = ((try? fm.contentsOfDirectory(atPath: packFolder)) ?? []).filter { $0.hasSuffix(".idx") }.map { String($0.dropLast(4)) }
+        let kept = Set(((try? fm.contentsOfDirectory(atPath: packFolder)) ?? []).filter { $0.hasSuffix(".keep") }.map { String($0.dropLast(5)) })
+        let looseFolders = ((try? fm.contentsOfDirectory(atPath: objects)) ?? []).filter { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+        // What is stored now, to count what goes.
+        var before = Set<String>()
+        for base in oldPacks where !kept.contains(base) { before.formUnion(try self.objects(inPack: packFolder + "/" + base + ".idx")) }
+        for folder in looseFolders {
+            for name in (try? fm.contentsOfDirectory(atPath: objects + folder)) ?? [] where name.count == 38 { before.insert(folder + name) }
         }
-        candidates.subtract(history)
-        var seen = Set<String>()
-        for commit in history where !candidates.isEmpty {
-            let c = try repo.lookupCommit(commit)
-            defer { git_commit_free(c) }
-            guard let tree = git_commit_tree_id(c)?.pointee else { continue }
-            try repo.visit(tree: Repository.string(tree), seen: &seen) { candidates.remove($0) }
+
+        var walk: OpaquePointer?
+        try Repository.check(git_revwalk_new(&walk, handle), "git_revwalk_new")
+        defer { git_revwalk_free(walk) }
+        var builder: OpaquePointer?
+        try Repository.check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
+        defer { git_packbuilder_free(builder) }
+        // Every core: the whole history is packed again.
+        _ = git_packbuilder_set_threads(builder, 0)
+        var pushed = 0
+        func push(_ id: git_oid) throws {
+            var id = id
+            var obj: OpaquePointer?
+            guard git_object_lookup(&obj, handle, &id, GIT_OBJECT_ANY) == 0 else { return }
+            defer { git_object_free(obj) }
+            switch git_object_type(obj) {
+            case GIT_OBJECT_COMMIT:
+                try Repository.check(git_revwalk_push(walk, &id), "git_revwalk_push")
+                pushed += 1
+            case GIT_OBJECT_TAG:
+                try Repository.check(git_packbuilder_insert(builder, &id, nil), "git_packbuilder_insert")
+                var target: OpaquePointer?
+                if git_tag_target(&target, obj) == 0, let t = git_object_id(target)?.pointee {
+                    git_object_free(target)
+                    try push(t)
+                }
+            default:
+                try Repository.check(git_packbuilder_insert_recur(builder, &id, nil), "git_packbuilder_insert_recur")
+            }
         }
+        // Every reference, direct or not, and the entries of every reflog.
+        var iter: OpaquePointer?
+        try Repository.check(git_reference_iterator_new(&iter, handle), "git_reference_iterator_new")
+        var names: Set<String> = ["HEAD"]
+        var ref: OpaquePointer?
+        while git_reference_next(&ref, iter) == 0 {
+            if let n = git_reference_name(ref) { names.insert(String(cString: n)) }
+            if git_reference_type(ref) == GIT_REFERENCE_DIRECT, let t = git_reference_target(ref)?.pointee { try push(t) }
+            git_reference_free(ref)
+        }
+        git_reference_iterator_free(iter)
+        var head = git_oid()
+        if git_reference_name_to_id(&head, handle, "HEAD") == 0 { try push(head) }
+        for name in names where git_reference_has_log(handle, name) == 1 {
+            var log: OpaquePointer?
+            guard git_reflog_read(&log, handle, name) == 0 else { continue }
+            defer { git_reflog_free(log) }
+            for i in 0..<git_reflog_entrycount(log) {
+                guard let e = git_reflog_entry_byindex(log, i) else { continue }
+                for id in [git_reflog_entry_id_old(e), git_reflog_entry_id_new(e)] {
+                    if let id, git_oid_is_zero(id) == 0 { try push(id.pointee) }
+                }
+            }
+        }
+        if pushed > 0 { try Repository.check(git_packbuilder_insert_walk(builder, walk), "git_packbuilder_insert_walk") }
         // Blobs the index holds (nothing should be staged after a purge, but nothing staged is lost).
         var index: OpaquePointer?
         try Repository.check(git_repository_index(&index, handle), "git_repository_index")
-        defer { git_index_free(index) }
         for i in 0..<git_index_entrycount(index) {
-            if let e = git_index_get_byindex(index, i) { candidates.remove(Repository.string(e.pointee.id)) }
+            guard var id = git_index_get_byindex(index, i)?.pointee.id else { continue }
+            var blob: OpaquePointer?
+            if git_blob_lookup(&blob, handle, &id) == 0 {
+                git_blob_free(blob)
+                try Repository.check(git_packbuilder_insert(builder, &id, nil), "git_packbuilder_insert")
+            }
         }
-        guard let dir = git_repository_path(handle) else { return (0, 0) }
-        let objects = String(cString: dir) + "objects/"
-        var odb: OpaquePointer?
-        try Repository.check(git_repository_odb(&odb, handle), "git_repository_odb")
-        defer { git_odb_free(odb) }
-        var deleted = 0
-        var packed = Set<String>()
-        for id in candidates {
-            if unlink(objects + id.prefix(2) + "/" + id.dropFirst(2)) == 0 { deleted += 1; continue }
-            var oid = try repo.oid(id)
-            if git_odb_exists(odb, &oid) == 1 { packed.insert(id) }
-        }
-        let repacked = try rewritePacks(in: objects + "pack", without: packed)
-        return (deleted + repacked, packed.count - repacked)
-    }
+        git_index_free(index)
 
-    /// Writes every pack that holds one of `gone` again without it (git_packbuilder, from the
-    /// objects of that pack), then deletes the old pack: the objects stay readable throughout.
-    /// A pack marked `.keep` is left alone. Returns how many of `gone` went.
-    private func rewritePacks(in folder: String, without gone: Set<String>) throws -> Int {
-        guard !gone.isEmpty else { return 0 }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        var went = 0
-        for idx in names.filter({ $0.hasSuffix(".idx") }).sorted() {
-            let base = String(idx.dropLast(4))
-            guard !names.contains(base + ".keep") else { continue }
-            let ids = try repo.objects(inPack: folder + "/" + idx)
-            let dropped = ids.filter(gone.contains)
-            guard !dropped.isEmpty else { continue }
-            var builder: OpaquePointer?
-            try Repository.check(git_packbuilder_new(&builder, handle), "git_packbuilder_new")
-            defer { git_packbuilder_free(builder) }
-            for id in ids where !gone.contains(id) {
-                var oid = try repo.oid(id)
-                try Repository.check(git_packbuilder_insert(builder, &oid, nil), "git_packbuilder_insert")
-            }
-            if git_packbuilder_object_count(builder) > 0 {
-                try Repository.check(git_packbuilder_write(builder, folder, 0, nil, nil), "git_packbuilder_write")
-            }
-            for ext in [".pack", ".idx", ".rev", ".bitmap", ".mtimes", ".promisor"] { unlink(folder + "/" + base + ext) }
-            went += dropped.count
+        var newPack: String?
+        if git_packbuilder_object_count(builder) > 0 {
+            try Repository.check(git_packbuilder_write(builder, packFolder, 0, nil, nil), "git_packbuilder_write")
+            newPack = git_packbuilder_name(builder).map { "pack-" + String(cString: $0) }
+            guard newPack != nil else { throw DaybookError(.git, "the repacked history's pack has no name; old objects were left as they were") }
         }
-        if went > 0 {
-            // git's caches of the pack set and of the commits: rebuilt by git when it wants them, and
-            // they would name the commits just deleted.
-            let info = (folder as NSString).deletingLastPathComponent + "/info/"
-            for f in ["commit-graph", "commit-graphs", "packs"] { try? FileManager.default.removeItem(atPath: info + f) }
-            unlink(folder + "/multi-pack-index")
-            var odb: OpaquePointer?
-            if git_repository_odb(&odb, handle) == 0 { git_odb_refresh(odb); git_odb_free(odb) }
+        let after = try newPack.map { Set(try self.objects(inPack: packFolder + "/" + $0 + ".idx")) } ?? []
+        for base in oldPacks where base != newPack && !kept.contains(base) {
+            for ext in [".pack", ".idx", ".rev", ".bitmap", ".mtimes", ".promisor"] { unlink(packFolder + "/" + base + ext) }
         }
-        return went
+        for folder in looseFolders {
+            for name in (try? fm.contentsOfDirectory(atPath: objects + folder)) ?? [] { unlink(objects + folder + "/" + name) }
+            rmdir(objects + folder)
+        }
+        // git's caches of the pack set and of the commits: rebuilt by git when it wants them, and
+        // they would name the commits just deleted.
+        for f in ["info/commit-graph", "info/commit-graphs", "info/packs"] { try? fm.removeItem(atPath: objects + f) }
+        unlink(packFolder + "/multi-pack-index")
+        var odb: OpaquePointer?
+        if git_repository_odb(&odb, handle) == 0 { git_odb_refresh(odb); git_odb_free(odb) }
+        return before.subtracting(after).count
     }
 }
 

@@ -142,3 +142,29 @@ extension Repository {
         _ = git_reference_remove(handle, name)
     }
 }
+
+extension Repository {
+    /// Every object stored in the repository, loose or packed, reachable or not: its id, its type
+    /// (`blob`, `tree`, `commit`, `tag`) and its content (`purge --verify` reads them all).
+    public func forEachStoredObject(_ body: (String, String, Data) throws -> Void) throws {
+        final class Collected { var ids: [git_oid] = [] }
+        var odb: OpaquePointer?
+        try Repository.check(git_repository_odb(&odb, handle), "git_repository_odb")
+        defer { git_odb_free(odb) }
+        let collected = Collected()
+        try Repository.check(git_odb_foreach(odb, { id, payload in
+            guard let id, let payload else { return 0 }
+            Unmanaged<Collected>.fromOpaque(payload).takeUnretainedValue().ids.append(id.pointee)
+            return 0
+        }, Unmanaged.passUnretained(collected).toOpaque()), "git_odb_foreach")
+        for var id in collected.ids {
+            var object: OpaquePointer?
+            guard git_odb_read(&object, odb, &id) == 0 else { continue }
+            defer { git_odb_object_free(object) }
+            let size = git_odb_object_size(object)
+            let data = size > 0 ? Data(bytes: git_odb_object_data(object), count: size) : Data()
+            let type = String(cString: git_object_type2string(git_odb_object_type(object)))
+            try body(Repository.string(id), type, data)
+        }
+    }
+}

@@ -87,7 +87,15 @@ public enum HistoryPurge {
         var history = rewriter.newHistory(walked: rewriter.walked)
         if let c = outcome.commit { history.insert(c) }
         (outcome.deletedObjects, outcome.packedObjects) = try rewriter.deleteOldObjects(keeping: history)
+        dropCaches(change.diary)
         return outcome
+    }
+
+    /// The caches under `.daybook/cache/` hold the purged entries' paths, titles, fields, quotes,
+    /// memos and words: deleted, so the next command rebuilds them from the files (they are never
+    /// the truth).
+    static func dropCaches(_ diary: Diary) {
+        try? FileManager.default.removeItem(at: diary.stateFolder.appendingPathComponent("cache"))
     }
 
     /// Rewrites every reference without the erased entries, cuts the old history loose and takes
@@ -116,7 +124,12 @@ public enum HistoryPurge {
     /// the remote still holds, erases them from the remote's commits too, so they can be merged
     /// and the remote's branch replaced. Returns the commit to merge and, when the remote's
     /// branch must be replaced, the commit it must still point at for that (else a normal push).
-    static func reconcile(_ change: Change, theirs: String, report: inout SyncReport) throws -> (theirs: String, replaces: String?) {
+    ///
+    /// A purge that arrives from the remote erases words on this device, so it needs authority:
+    /// `confirmed` (a push signed by a trusted recipient of an encrypted remote, or
+    /// `sync --apply-purge`); without it the sync stops before anything is erased or merged, and
+    /// its error lists what would be erased.
+    static func reconcile(_ change: Change, theirs: String, confirmed: Bool = true, report: inout SyncReport) throws -> (theirs: String, replaces: String?) {
         let repo = change.repository
         guard let head = repo.headID else { return (theirs, nil) }
         let local = try PurgeRecord.at(head, in: repo), remote = try PurgeRecord.at(theirs, in: repo)
@@ -125,9 +138,20 @@ public enum HistoryPurge {
         guard !missing.isEmpty else { return (theirs, nil) }
         let erased = try identify(missing, in: repo)
         guard !erased.isEmpty else { return (theirs, nil) }
+        let arriving = Set(missing.prefix(missing.count - missingThere.count).map(\.digest))
+        if !confirmed && !arriving.isEmpty {
+            var listed: [String] = []
+            for (folder, ids) in erased.sorted(by: { $0.key < $1.key }) {
+                for id in ids.sorted() where arriving.contains(PurgeRecord.digest(ofID: id)) { listed.append("\(folder)/\(id)") }
+            }
+            if !listed.isEmpty {
+                throw DaybookError(.git, "\(report.remote) (\(report.url)): the remote's history erases \(listed.count) entr\(listed.count == 1 ? "y" : "ies") this diary holds (a purge made elsewhere, or forged by anyone who can push): \(listed.joined(separator: ", ")). Nothing was erased or merged; if the purge is yours, run `daybook sync --apply-purge` to erase them here too")
+            }
+        }
         let rewriter = try rewrite(erased, in: change)
         report.erasedHere += missing.count - missingThere.count
         _ = try rewriter.deleteOldObjects(keeping: rewriter.newHistory(walked: rewriter.walked))
+        dropCaches(change.diary)
         let mapped = rewriter.newID(theirs) ?? theirs
         return (mapped, missingThere.isEmpty || mapped == theirs ? nil : theirs)
     }

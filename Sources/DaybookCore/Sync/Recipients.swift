@@ -53,7 +53,7 @@ public struct Recipients {
         if let same = current.keys.first(where: { $0.name == name }) {
             throw DaybookError.usage(same.key == key ? "`\(name)` is a recipient already" : "there is a recipient `\(name)` already, with another key: `daybook key rm \(name)` first")
         }
-        if let other = current.keys.first(where: { $0.key == key }) {
+        if let other = current.keys.first(where: { $0.key.sameDevice(key) }) {
             throw DaybookError.usage("that key is a recipient already, as `\(other.name)`")
         }
         var text = diary.regularFileContents(file).flatMap { String(data: $0, encoding: .utf8) } ?? header
@@ -73,5 +73,33 @@ public struct Recipients {
         lines.removeAll { $0.hasPrefix(name + ":") }
         try change.rewrite(file, expected: data, with: Data(lines.joined(separator: "\n").utf8))
         return gone.key
+    }
+}
+
+extension Recipients {
+    /// A recipient whose line holds this device's key with another signing half, or none (a key
+    /// made before pushes were signed, or whose signing half was lost and made again), gets the
+    /// device's whole key: its name and the file's new text, nil when no line needs it. The rest
+    /// of the file stays as it is.
+    static func upgraded(to key: PublicKey, in diary: Diary) throws -> (name: String, text: Data)? {
+        guard key.signing != nil, let old = try read(diary).keys.first(where: { $0.key.sameDevice(key) && $0.key != key }),
+              let data = diary.regularFileContents(file), let text = String(data: data, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            line.hasPrefix(old.name + ":") && line.contains(old.key.description) ? Substring("\(old.name): \(key)") : line
+        }
+        return (old.name, Data(lines.joined(separator: "\n").utf8))
+    }
+}
+
+/// A recipient added or removed: what `sync` reports, with the key's fingerprint.
+public struct RecipientChange: Equatable {
+    public var added: Bool
+    public var name: String
+    public var key: PublicKey
+
+    /// What differs from `old` to `new`, removals first, keys compared whole.
+    static func between(_ old: [(name: String, key: PublicKey)], _ new: [(name: String, key: PublicKey)]) -> [RecipientChange] {
+        old.filter { o in !new.contains { $0.key == o.key } }.map { RecipientChange(added: false, name: $0.name, key: $0.key) }
+            + new.filter { n in !old.contains { $0.key == n.key } }.map { RecipientChange(added: true, name: $0.name, key: $0.key) }
     }
 }

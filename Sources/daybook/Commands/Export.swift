@@ -51,13 +51,14 @@ struct Export: ParsableCommand {
             throw DaybookError.nothing("daybook: no entries match; nothing exported")
         }
         // Redacted, each entry file is read, redacted and parsed again before any format sees it.
-        let redaction = try redact.map { path in
+        var redaction = try redact.map { path in
             try Redaction.load(URL(fileURLWithPath: (path as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL, displayPath: path)
         }
         var sources: [String: String] = [:]
-        if let redaction {
+        if var r = redaction {
+            defer { redaction = r }
             let withAttachments = entries.filter { !Attachments.files(ofEntry: $0.path, in: diary).isEmpty }.count
-            let redacted = redaction.entries(entries, diary: diary)
+            let redacted = r.entries(entries, diary: diary)
             Terminal.warnings(redacted.problems.map { Diagnostic($0) })
             entries = redacted.entries
             sources = redacted.sources
@@ -78,13 +79,17 @@ struct Export: ParsableCommand {
         context.wholeDiary = filters.filter.passesEverything
         let target = output.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, relativeTo: global.workingDirectory).standardizedFileURL }
         let isStream = type.destination == .stream || (type.destination == .folder && singleFile)
-        let sink: TextSink? = isStream ? try target.map { try FileSink($0) } ?? StandardOutput() : nil
         defer { bar.finish() }
-        if let sink {
-            try type.init().export(entries, context: context, to: .stream(sink))
-            try sink.finish()
-        } else if let target {
-            try type.init().export(entries, context: context, to: .path(target))
+        if let redaction {
+            try exportChecked(type, entries, context: context, redaction: redaction, target: target, isStream: isStream)
+        } else {
+            let sink: TextSink? = isStream ? try target.map { try FileSink($0) } ?? StandardOutput() : nil
+            if let sink {
+                try type.init().export(entries, context: context, to: .stream(sink))
+                try sink.finish()
+            } else if let target {
+                try type.init().export(entries, context: context, to: .path(target))
+            }
         }
         bar.finish()
         // Hundreds of orphaned quotes would bury the confirmation: the first few, then a count.
@@ -112,6 +117,75 @@ struct Export: ParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+extension Export {
+    /// A redacted export is written where nobody reads it yet (in memory for stdout, else a hidden
+    /// path beside the target), searched for every name of the redaction file in every spelling
+    /// (inside archives too), and only then put in place; a name found leaves nothing behind and
+    /// exits 2, naming it and where it was.
+    func exportChecked(_ type: ExportFormat.Type, _ entries: [Entry], context: ExportContext, redaction: Redaction,
+                       target: URL?, isStream: Bool) throws {
+        func refuse(_ leaks: [RedactionCheck.Leak]) -> DaybookError {
+            let first = leaks[0]
+            let more = leaks.count > 1 ? " (and \(leaks.count - 1) more place\(leaks.count == 2 ? "" : "s"))" : ""
+            return DaybookError.input("the redacted export still holds `\(first.name)` in \(first.place)\(more): nothing was written. Give that spelling its own line under names: in the redaction file, or edit the entry")
+        }
+        guard let target else {
+            let buffer = BufferSink()
+            try type.init().export(entries, context: context, to: .stream(buffer))
+            let text = String(decoding: buffer.bytes, as: UTF8.self)
+            let leaks = RedactionCheck.scan(text: text, as: "its output", redaction: redaction)
+            guard leaks.isEmpty else { throw refuse(leaks) }
+            let out = StandardOutput()
+            out.write(bytes: buffer.bytes)
+            out.finish()
+            return
+        }
+        let fm = FileManager.default
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).redacted-\(getpid())")
+        try? fm.removeItem(at: staging)
+        defer { try? fm.removeItem(at: staging) }
+        if isStream {
+            let sink = try FileSink(staging, atomic: false)
+            try type.init().export(entries, context: context, to: .stream(sink))
+            try sink.finish()
+        } else {
+            try type.init().export(entries, context: context, to: .path(staging))
+        }
+        let leaks = try RedactionCheck.scan(staging, shownAs: Diary.displayPath(target, relativeTo: global.workingDirectory), redaction: redaction)
+        guard leaks.isEmpty else { throw refuse(leaks) }
+        try place(staging, at: target)
+    }
+
+    /// Moves what was staged to the target: a file replaces a file; a folder's files replace
+    /// those of the same names in an existing folder, whose other files stay.
+    func place(_ staged: URL, at target: URL) throws {
+        let fm = FileManager.default
+        var stagedDir: ObjCBool = false, targetDir: ObjCBool = false
+        _ = fm.fileExists(atPath: staged.path, isDirectory: &stagedDir)
+        let exists = fm.fileExists(atPath: target.path, isDirectory: &targetDir)
+        do {
+            if exists && stagedDir.boolValue && targetDir.boolValue {
+                for name in try fm.contentsOfDirectory(atPath: staged.path) {
+                    try place(staged.appendingPathComponent(name), at: target.appendingPathComponent(name))
+                }
+                return
+            }
+            if exists { try fm.removeItem(at: target) }
+            try fm.moveItem(at: staged, to: target)
+        } catch {
+            throw DaybookError.io("cannot put the export in place: \(error.localizedDescription)", at: SourceLocation(path: target.path))
+        }
+    }
+}
+
+/// A redacted export for stdout, held until it is checked.
+final class BufferSink: TextSink {
+    var bytes: [UInt8] = []
+    func write(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    func write(bytes more: [UInt8]) { bytes.append(contentsOf: more) }
+    func finish() {}
 }
 
 /// Export text on stdout, through Terminal's buffer (a closed pipe ends quietly).

@@ -19,6 +19,19 @@ struct KeyCommand: ParsableCommand {
     }
 }
 
+extension KeyCommand {
+    /// This device's key; a key made before pushes were signed gets its signing half now, said once.
+    static func deviceKey(_ global: GlobalOptions) throws -> DeviceKey {
+        let loaded = try DeviceKey.required(environment: global.environment)
+        if loaded.signingHalfMade { signingHalfMade(global, loaded.key) }
+        return loaded.key
+    }
+
+    static func signingHalfMade(_ global: GlobalOptions, _ key: DeviceKey) {
+        global.confirm("daybook: this device's key now has a signing half (added to \(DeviceKey.file(environment: global.environment).path)); its public key is now \(key.publicKey) (fingerprint \(key.publicKey.fingerprint))")
+    }
+}
+
 struct KeyNew: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
@@ -30,7 +43,7 @@ struct KeyNew: ParsableCommand {
     func run() throws {
         let key = try DeviceKey.create(environment: global.environment)
         print(key.publicKey)
-        global.confirm("daybook: made this device's key in \(DeviceKey.file(environment: global.environment).path) (keep a copy: an encrypted remote that only it opens is lost with it); add it to a diary with `daybook key add NAME`")
+        global.confirm("daybook: made this device's key (fingerprint \(key.publicKey.fingerprint)) in \(DeviceKey.file(environment: global.environment).path) (keep a copy: an encrypted remote that only it opens is lost with it); add it to a diary with `daybook key add NAME`")
     }
 }
 
@@ -45,7 +58,7 @@ struct KeyAdd: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let key = try publicKey.map(PublicKey.init(text:)) ?? DeviceKey.required(environment: global.environment).publicKey
+        let key = try publicKey.map(PublicKey.init(text:)) ?? KeyCommand.deviceKey(global).publicKey
         try Recipients.checkName(name)
         try KeyCommand.changeRecipients(global, commit: "key: add recipient \(name)",
                                         done: "\(name) is a recipient; pushes to encrypted remotes are sealed for it from the next sync on") {
@@ -74,17 +87,21 @@ struct KeyRm: ParsableCommand {
 struct KeyLs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
-        abstract: "List the diary's recipients: name and public key, one per line.",
-        discussion: "This device's key is marked `(this device)`. Exit 1 when the diary has no recipients.")
+        abstract: "List the diary's recipients: name, public key and fingerprint, one per line.",
+        discussion: "The fingerprint (five groups of four hexadecimal digits) is short enough to compare aloud with the key's owner. This device's key is marked `(this device)`; a key that cannot sign (made before pushes were signed) is marked `(cannot sign)`. Exit 1 when the diary has no recipients.")
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
-        let mine = try DeviceKey.load(environment: global.environment)?.publicKey
+        let loaded = try DeviceKey.loadSigning(environment: global.environment)
+        if let loaded, loaded.signingHalfMade { KeyCommand.signingHalfMade(global, loaded.key) }
+        let mine = loaded?.key.publicKey
         let keys = try Recipients.read(diary).keys
-        for (name, key) in keys { print("\(name) \(key)" + (key == mine ? " (this device)" : "")) }
-        if let mine, !keys.contains(where: { $0.key == mine }) {
+        for (name, key) in keys {
+            print("\(name) \(key) \(key.fingerprint)" + (mine.map(key.sameDevice) == true ? " (this device)" : "") + (key.signing == nil ? " (cannot sign)" : ""))
+        }
+        if let mine, !keys.contains(where: { $0.key.sameDevice(mine) }) {
             global.confirm("daybook: this device's key \(mine) is not a recipient (`daybook key add NAME`)")
         }
         if keys.isEmpty { throw DaybookError.nothing("the diary has no recipients (`daybook key add NAME [PUBLIC-KEY]`)") }

@@ -18,10 +18,22 @@ struct Purge: ParsableCommand {
     var entries: [String]
 
     @Flag(help: "Do not ask.") var yes = false
+    @Flag(help: "Erase nothing: look for the words given (instead of entries) in every object, loose or packed, reachable or not, in the repository's other files and in the caches; list where each is found (exit 1), or say none is (exit 0).")
+    var verify = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
+        if verify {
+            let result = try PurgeVerify.scan(entries, in: diary)
+            for f in result.findings { print("\(f.word)\t\(f.place)") }
+            let searched = "\(plural(result.objects, "object", "objects")) and \(plural(result.files, "file", "files"))"
+            guard result.findings.isEmpty else {
+                throw DaybookError.nothing("found \(plural(Set(result.findings.map(\.word)).count, "word", "words")) of \(entries.count) in \(plural(result.findings.count, "place", "places")) (listed on stdout) among \(searched)")
+            }
+            global.confirm("daybook: none of the \(plural(entries.count, "word", "words")) is in \(searched) (every object, loose or packed, the repository's other files and .daybook/)")
+            return
+        }
         let rels = try HistoryPurge.resolve(entries, in: diary) { String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named") }
         let preview = try HistoryPurge.plan(rels, in: diary.repository())

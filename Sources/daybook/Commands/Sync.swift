@@ -19,14 +19,40 @@ struct Sync: ParsableCommand {
     @Flag(inversion: .prefixedNo,
           help: "--encrypt marks the remote encrypted: from now on it receives only data sealed for the diary's recipients (`daybook key`). --no-encrypt turns that off: its sealed history is replaced by the plain one.")
     var encrypt: Bool?
+    @Flag(name: .customLong("retrust"),
+          help: "Encrypted remote: forget which recipients and which push this device trusted for it, and trust its current manifest and recipients as they are (their fingerprints are shown). Compare them with their owners first.")
+    var retrust = false
+    @Flag(name: .customLong("apply-purge"),
+          help: "Plain remote: erase here too the entries a purge record from the remote names (sync lists them and stops without this).")
+    var applyPurge = false
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let diary = try global.openDiary()
         let showProgress = Terminal.stderrIsTerminal && !global.quiet
         let report = try DiarySync.run(diary, remote: remote, setURL: setRemote.map(url), push: !noPush,
-                                       encrypt: encrypt == true, decrypt: encrypt == false, environment: global.environment,
-                                       progress: showProgress ? Sync.progress : nil)
+                                       encrypt: encrypt == true, decrypt: encrypt == false, retrust: retrust, applyPurge: applyPurge,
+                                       environment: global.environment, progress: showProgress ? Sync.progress : nil)
+        // What concerns trust is said even with -q: who can read the diary from now on.
+        if report.signingHalfMade {
+            Terminal.message("daybook: this device's key now has a signing half (added to \(DeviceKey.file(environment: global.environment).path)); pushes are signed with it")
+        }
+        if let trusting = report.trusting {
+            Terminal.message("daybook: \(report.remote): trusting \(trusting.count) recipient\(trusting.count == 1 ? "" : "s") (compare the fingerprints with their owners: `daybook key ls` on their devices):")
+            for r in trusting { Terminal.message("  \(r.name) \(r.key.fingerprint)") }
+        }
+        for c in report.recipientsArrived {
+            Terminal.message("daybook: \(report.remote): recipient \(c.name) (fingerprint \(c.key.fingerprint)) \(c.added ? "added" : "removed") by a push from another device")
+        }
+        for c in report.recipientsSent {
+            Terminal.message("daybook: \(report.remote): recipient \(c.name) (fingerprint \(c.key.fingerprint)) \(c.added ? "added: what this sync pushed is sealed for it too" : "removed: what this sync pushed is not sealed for it")")
+        }
+        if let name = report.upgradedRecipient {
+            Terminal.message("daybook: recipient \(name) (this device) now carries this device's whole key, with its signing half, in recipients.yml (committed)")
+        }
+        if report.tookRemoteHistory {
+            global.confirm("daybook: this diary held nothing but its first commit, so it took the remote's history whole")
+        }
         for c in report.conflicts {
             Terminal.warning(Diagnostic(.warning, "\(c.reason): kept this machine's version; the other machine's is in \(diary.displayPath(c.copy))",
                                         at: SourceLocation(path: diary.displayPath(c.path))))
