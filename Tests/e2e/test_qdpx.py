@@ -493,3 +493,17 @@ def test_an_orphaned_coding_is_exported_as_a_coding_of_the_whole_text_with_its_q
     assert (sel.get("startPosition"), sel.get("endPosition")) == ("0", str(len("the doctor spoke\n")))
     assert 'no longer in the text: "nurse said"' in sel.find(NS + "Description").text
     assert sel.find(NS + "Coding") is not None
+
+
+def test_an_entity_xml_does_not_define_is_named_where_it_stands(diary, tmp_path):
+    """`&nbsp;` in <PlainTextContent> is HTML's, not XML's: the import names it and its place and
+    writes nothing, never a text cut short at it (issue 39)."""
+    diary.init()
+    guid, qde = positions_project("before &nbsp; after the entity", [], inline=True)
+    with zipfile.ZipFile(tmp_path / "e.qdpx", "w") as z:
+        z.writestr("project.qde", qde.encode())
+    line = next(i for i, l in enumerate(qde.splitlines(), 1) if "&nbsp;" in l)
+    column = qde.splitlines()[line - 1].index("&nbsp;") + 1
+    r = diary.run("import", "qdpx", tmp_path / "e.qdpx")
+    assert r.rc == 2 and f"project.qde:{line}:{column}:" in r.err and "`&nbsp;`" in r.err, r
+    assert diary.entries() == []

@@ -93,6 +93,24 @@ public struct REFIProject {
         return project
     }
 
+    /// Where the first `&name;` that is none of XML's five entities stands (1-based line and
+    /// column in bytes); libxml2 reports the end of the text it had read instead.
+    static func undefinedEntity(in data: Data) -> (name: String, line: Int, column: Int)? {
+        let bytes = [UInt8](data)
+        var line = 1, lineStart = 0, i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "\n") { line += 1; lineStart = i + 1 }
+            if bytes[i] == UInt8(ascii: "&"), i + 1 < bytes.count, bytes[i + 1] != UInt8(ascii: "#") {
+                var j = i + 1
+                while j < bytes.count, j - i < 64, bytes[j] != UInt8(ascii: ";"), bytes[j] != UInt8(ascii: "<"), bytes[j] > 0x20 { j += 1 }
+                let name = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+                if !["amp", "lt", "gt", "quot", "apos"].contains(name) { return (name, line, i - lineStart + 1) }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// Parses the XML; `root` is the element the file must start with.
     static func parse(_ data: Data, path: String, root: String) throws -> REFIProject {
         let reader = Reader(path: path, root: root)
@@ -104,9 +122,15 @@ public struct REFIProject {
         let ok = parser.parse()
         if let problem = reader.problem { throw problem }
         guard ok else {
-            let why = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            // libxml2's codes for what people meet most, said in words (Foundation gives only the number).
+            let code = (parser.parserError as NSError?)?.code
+            let entity = code == 26 || code == 27 ? undefinedEntity(in: data) : nil
+            let why = code == 26 || code == 27
+                ? "`&\(entity?.name ?? "…");` is an entity XML does not define (as &nbsp; is HTML's); write a character reference such as &#160; instead"
+                : parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            let at: (line: Int, column: Int) = entity.map { ($0.line, $0.column) } ?? (max(parser.lineNumber, 1), max(parser.columnNumber, 1))
             throw DaybookError.input("not well-formed XML (\(why)); nothing was imported",
-                                     at: SourceLocation(path: path, line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1)))
+                                     at: SourceLocation(path: path, line: at.line, column: at.column))
         }
         guard reader.sawRoot else {
             throw DaybookError.input("the file has no <\(root)> element; nothing was imported", at: SourceLocation(path: path, line: 1, column: 1))
