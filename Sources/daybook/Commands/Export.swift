@@ -21,6 +21,12 @@ struct Export: ParsableCommand {
     var singleFile = false
     @Flag(name: .customLong("unsafe-html"), help: "html: pass raw HTML of entries through instead of escaping it.")
     var unsafeHTML = false
+    @Option(help: ArgumentHelp("pdf: the page size: a4 (default) or letter.", valueName: "size"), completion: .list(Paper.allCases.map(\.rawValue)))
+    var paper: String?
+    @Flag(help: "pdf: entries one after another instead of each on a new page.")
+    var flow = false
+    @Flag(name: .customLong("skip-invalid"), help: "pdf: exit 0 even when entries that cannot be read were left out (they are still reported).")
+    var skipInvalid = false
     @Option(help: ArgumentHelp("Replace names with pseudonyms and leave out fields as FILE.yml says (names:, fields:); attachments are left out.", valueName: "file.yml"),
             completion: .file(extensions: ["yml", "yaml"]))
     var redact: String?
@@ -34,6 +40,10 @@ struct Export: ParsableCommand {
         if (singleFile || unsafeHTML) && type != HTMLExport.self && type != ZipExport.self {
             throw ValidationError("--single-file and --unsafe-html go with html")
         }
+        if (paper != nil || flow || skipInvalid) && type != PDFExport.self { throw ValidationError("--paper, --flow and --skip-invalid go with pdf") }
+        if let paper, Paper(rawValue: paper.lowercased()) == nil {
+            throw ValidationError("unknown paper `\(paper)`; choose one of: " + Paper.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         let needsPath = type.destination == .file || (type.destination == .folder && !singleFile)
         if needsPath && output == nil { throw ValidationError("\(type.name) writes \(type.destination == .file ? "a file" : "a folder"): name it with -o PATH") }
     }
@@ -42,7 +52,8 @@ struct Export: ParsableCommand {
         let diary = try global.openDiary()
         guard let type = ExportFormats.named(format) else { return }
         // Metadata from the cache; formats read one body at a time, so memory stays bounded.
-        var entries = try filters.entries(of: diary, bodies: false)
+        var unreadable: [Diagnostic] = []
+        var entries = try filters.entries(of: diary, bodies: false, problems: &unreadable)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
         // Redacted, each entry file is read, redacted and parsed again before any format sees it.
         let redaction = try redact.map { path in
@@ -63,6 +74,8 @@ struct Export: ParsableCommand {
         options.codings = codings
         options.singleFile = singleFile
         options.unsafeHTML = unsafeHTML
+        options.paper = paper.flatMap { Paper(rawValue: $0.lowercased()) } ?? .a4
+        options.flow = flow
         let bar = ProgressBar("export \(type.name)")
         let context = ExportContext(diary: diary, options: options, progress: bar.update)
         context.bodiesLoaded = redaction != nil
@@ -86,6 +99,12 @@ struct Export: ParsableCommand {
         }
         if let target {
             global.confirm("daybook: exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies") as \(type.name) to \(Diary.displayPath(target, relativeTo: global.workingDirectory))")
+        }
+        // A PDF is handed in as the diary: one shorter than asked for is not a success.
+        let missing = unreadable.filter { $0.severity == .error }.count
+        if type == PDFExport.self && missing > 0 && !skipInvalid {
+            Terminal.message("daybook: \(missing) entr\(missing == 1 ? "y" : "ies") could not be read and \(missing == 1 ? "is" : "are") not in the PDF (see above); --skip-invalid exits 0")
+            throw ExitCode(1)
         }
     }
 }

@@ -46,8 +46,16 @@ struct FilterOptions: ParsableArguments {
     /// With `coded`, entries without a coding are left out where that does not change what
     /// `--last` counts (`CompiledFilter.select`).
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false) throws -> [Entry] {
+        var problems: [Diagnostic] = []
+        return try entries(of: diary, warn: warn, bodies: bodies, parts: parts, coded: coded, problems: &problems)
+    }
+
+    /// The same, and the problems of the entries that could not be read (`export pdf` exits 1 for them).
+    func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false,
+                 problems: inout [Diagnostic]) throws -> [Entry] {
         let (compiled, snapshot) = try scan(diary)
         var diags = snapshot.diagnostics
+        problems = snapshot.diagnostics
         var chosen = compiled.select(snapshot, parts: parts, among: coded ? snapshot.hasCodings : nil)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags + compiled.takeWarnings(diary)) }
