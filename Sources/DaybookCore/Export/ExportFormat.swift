@@ -52,6 +52,8 @@ public final class ExportContext {
     public var progress: (Int, Int) -> Void
     /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
     public internal(set) var warnings: [Diagnostic] = []
+    /// Entries left out because their files could no longer be read when their bodies were.
+    public internal(set) var unreadable = 0
     var loadedCodebook: Codebook?
     /// False when the entries given to the format carry no bodies (read from a cache of metadata):
     /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
@@ -98,7 +100,9 @@ public final class ExportContext {
             defer { progress(i + 1, entries.count) }
             switch result {
             case let .success(prepared): try body(prepared)
-            case let .failure(problem as DaybookError): warnings.append(Diagnostic(problem))
+            case let .failure(problem as DaybookError):
+                warnings.append(Diagnostic(problem))
+                unreadable += 1
             case let .failure(error): throw error
             }
         })

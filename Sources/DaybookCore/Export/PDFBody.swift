@@ -9,10 +9,18 @@ import Foundation
 struct PDFBody {
     /// The address of a link that goes to a place inside the PDF.
     static let anchorScheme = "daybook-pdf-anchor:"
+    /// The address of an image file among the entry's attachments (its absolute path follows).
+    static let fileScheme = "daybook-pdf-file:"
+    /// The image types the typesetter embeds.
+    static let embeddable: Set<String> = ["png", "jpg", "jpeg"]
+
+    /// The attachments' images the body showed (absolute paths), so the list after it does not repeat them.
+    private(set) var shownImages: Set<String> = []
 
     var segments: [CodedSegment] = []
     private var open: [Int] = []
     private var footnotes: [String: Int] = [:]
+    private var definitions = 0
     private var footnoteBlocks: [TypesetBlock] = []
 
     init(segments: [CodedSegment]) { self.segments = segments }
@@ -37,6 +45,19 @@ struct PDFBody {
             out.append(b)
         }
         switch n.kind {
+        case .paragraph where !n.children.isEmpty && n.children.allSatisfy({ $0.kind == .image && image($0) != nil || $0.kind == .softBreak || $0.kind == .lineBreak }):
+            // A paragraph of attachments' images (as `new --attach` writes them): the pictures themselves.
+            for c in n.children {
+                guard let path = image(c) else { continue }
+                shownImages.insert(path)
+                var b = TypesetBlock(.image(TypesetImage(path: path, caption: c.plainText)))
+                b.spaceAfter = 2
+                add(b)
+                var caption = TypesetBlock(.text(StyledText(c.plainText.isEmpty ? (path as NSString).lastPathComponent : c.plainText,
+                                                            TextStyle(italic: true, color: RGB.gray))), font: .small)
+                caption.spaceAfter = 6
+                add(caption)
+            }
         case .paragraph:
             var b = TypesetBlock(.text(inline(n.children)))
             b.spaceAfter = 6
@@ -102,7 +123,9 @@ struct PDFBody {
             b.spaceAfter = 8
             add(b)
         case .footnoteDefinition:
-            let number = footnoteNumber(n.literal)
+            // cmark puts the definitions at the end in the order they are first referred to.
+            definitions += 1
+            let number = definitions
             var inner: [TypesetBlock] = []
             for c in n.children { block(c, indent: 0, quote: 0, into: &inner) }
             for (i, var b) in inner.enumerated() {
@@ -120,6 +143,13 @@ struct PDFBody {
                 add(TypesetBlock(.text(StyledText(n.literal))))
             }
         }
+    }
+
+    /// The absolute path of an image node's file when it is an attachment the typesetter can embed.
+    private func image(_ n: MarkdownNode) -> String? {
+        guard n.url.hasPrefix(PDFBody.fileScheme) else { return nil }
+        let path = String(n.url.dropFirst(PDFBody.fileScheme.count))
+        return PDFBody.embeddable.contains((path as NSString).pathExtension.lowercased()) ? path : nil
     }
 
     private func isInline(_ n: MarkdownNode) -> Bool {

@@ -56,6 +56,7 @@ public struct PDFExport: ExportFormat {
         }
         if let heat = PDFHeatmap.drawing(days: days) {
             var b = TypesetBlock(.drawing(heat))
+            b.centered = true
             b.spaceBefore = 30
             out.append(b)
         }
@@ -158,6 +159,7 @@ struct PDFEntryBlocks {
         let found = context.codedSegments(of: e)
         let segments = found.map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
         let ctx = context
+        let attachments = context.attachments(of: e)
         let rule = context.entryLinks
         let has = context.has
         let source = segments.isEmpty ? e.body : CodedSegmentMarker.marked(e.body, segments: segments)
@@ -165,6 +167,11 @@ struct PDFEntryBlocks {
             // A link to an entry the PDF holds goes to its page; a web link stays; the rest are text.
             guard let target = rule.resolve(url: url, from: e.path) else { return nil }
             if case let .entry(path, _) = target, has(path) { return PDFBody.anchorScheme + PDFEntryBlocks.anchor(Entry.id(ofPath: path)) }
+            // The entry's own attachments (none when redacting: they cannot be redacted).
+            if case let .attachment(path) = target, Attachments.folder(ofEntry: e.path) + "/" + ((path as NSString).lastPathComponent) == path,
+               attachments.contains((path as NSString).lastPathComponent) {
+                return PDFBody.fileScheme + ctx.diary.url(path).path
+            }
             return .some(nil)
         }, wiki: { written, label in
             let isMarker = { (u: Unicode.Scalar) in u.value >= CodedSegmentMarker.startBase && u.value < CodedSegmentMarker.startBase + 0x10000 }
@@ -182,7 +189,7 @@ struct PDFEntryBlocks {
             b.spaceAfter = 8
             out.append(b)
         }
-        let files = context.attachments(of: e)
+        let files = attachments.filter { !body.shownImages.contains(diary.url(Attachments.folder(ofEntry: e.path) + "/" + $0).path) }
         if !files.isEmpty {
             var h = TypesetBlock(.text(StyledText("Attachments")), font: .heading(3))
             h.spaceBefore = 8
@@ -190,7 +197,7 @@ struct PDFEntryBlocks {
             out.append(h)
             for f in files {
                 let ext = (f as NSString).pathExtension.lowercased()
-                if ["png", "jpg", "jpeg"].contains(ext) {
+                if PDFBody.embeddable.contains(ext) {
                     var img = TypesetBlock(.image(TypesetImage(path: diary.url(Attachments.folder(ofEntry: e.path) + "/" + f).path, caption: f)))
                     img.spaceBefore = 4
                     img.spaceAfter = 2
@@ -366,6 +373,9 @@ enum PDFHeatmap {
                 strokes.append(TypesetDrawing.Stroke(color: color, alpha: 1, xs: [x - 0.5, x + 0.5], ys: [y, y], radii: [4.5, 4.5]))
             }
         }
-        return TypesetDrawing(box: (0, 0, 53 * 12, 7 * 12), strokes: strokes)
+        var heat = TypesetDrawing(box: (0, 0, Double(weeks - shownFrom) * 12, 7 * 12), strokes: strokes)
+        heat.maxScale = 0.9
+        heat.framed = false
+        return heat
     }
 }

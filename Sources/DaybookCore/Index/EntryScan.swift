@@ -479,6 +479,8 @@ public final class EntrySnapshot: @unchecked Sendable {
     public let diagnostics: [Diagnostic]
     /// The problems of each file (by its place in the walk) that gave no entry.
     let failures: [Int32: [DaybookError]]
+    /// How many files gave no entry (their problems are among `diagnostics`).
+    public var unreadableCount: Int { failures.count }
 
     init(diary: Diary, cache: EntryCache, files: EntryWalk, walkedAt: Int, items: [Item], parsed: [Int: Entry], diagnostics: [Diagnostic],
          failures: [Int32: [DaybookError]]) {

@@ -205,7 +205,9 @@ private final class Pass {
             y += 8
             pageHasContent = true
         case let .image(img): image(img, x: x, width: w)
-        case let .drawing(d): strokes(d, x: x, width: w)
+        case let .drawing(d):
+            let shown = d.box.width * min(d.maxScale, fit(d.box.width, d.box.height, width: w))
+            strokes(d, x: b.centered ? x + (w - shown) / 2 : x, width: w)
         case .pageBreak: break
         }
         y += b.spaceAfter
@@ -406,13 +408,15 @@ private final class Pass {
         guard columns > 0 else { return }
         let padding = 4.0
         var natural = [Double](repeating: 20, count: columns)
-        for row in rows {
+        for (i, row) in rows.enumerated() {
             for (c, cell) in row.enumerated() {
+                var cell = cell
+                if i < header.count && header[i] { cell.runs.append((0..<cell.text.utf8.count, TextStyle(bold: true))) }
                 let l = layout(cell, font: .body, width: -1)
                 pango_layout_set_width(l, -1)
                 var rect = PangoRectangle()
                 pango_layout_get_extents(l, nil, &rect)
-                natural[c] = max(natural[c], Double(rect.width) / Double(PANGO_SCALE) + 2 * padding)
+                natural[c] = max(natural[c], Double(rect.width) / Double(PANGO_SCALE) + 2 * padding + 1)
                 g_object_unref(UnsafeMutableRawPointer(l))
             }
         }
@@ -498,7 +502,7 @@ private final class Pass {
     /// round ends and joints; a translucent stroke is drawn opaque into a group, then the group
     /// laid on with the stroke's opacity, so its own overlaps do not darken.
     func strokes(_ d: TypesetDrawing, x: Double, width: Double) {
-        let scale = fit(d.box.width, d.box.height, width: width)
+        let scale = min(d.maxScale, fit(d.box.width, d.box.height, width: width))
         let h = d.box.height * scale
         guard h > 0 else { return }
         ensure(h)
@@ -531,10 +535,12 @@ private final class Pass {
                 }
             }
             cairo_restore(cr)
-            cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
-            cairo_set_line_width(cr, 0.5)
-            cairo_rectangle(cr, x, y, d.box.width * scale, h)
-            cairo_stroke(cr)
+            if d.framed {
+                cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
+                cairo_set_line_width(cr, 0.5)
+                cairo_rectangle(cr, x, y, d.box.width * scale, h)
+                cairo_stroke(cr)
+            }
         }
         y += h
         pageHasContent = true

@@ -107,6 +107,10 @@ struct TypesetDrawing {
     }
     var box: (x: Double, y: Double, width: Double, height: Double)
     var strokes: [Stroke]
+    /// At most this many points a unit (the heatmap keeps its size; strokes fill the width).
+    var maxScale = Double.infinity
+    /// A thin frame around the drawing, as a page of the notebook.
+    var framed = true
 }
 
 /// One entry in the PDF's outline (bookmarks): `level` 1 is the top.

@@ -52,8 +52,8 @@ struct Export: ParsableCommand {
         let diary = try global.openDiary()
         guard let type = ExportFormats.named(format) else { return }
         // Metadata from the cache; formats read one body at a time, so memory stays bounded.
-        var unreadable: [Diagnostic] = []
-        var entries = try filters.entries(of: diary, bodies: false, problems: &unreadable)
+        var unreadable = 0
+        var entries = try filters.entries(of: diary, bodies: false, unreadable: &unreadable)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entries match; nothing exported") }
         // Redacted, each entry file is read, redacted and parsed again before any format sees it.
         let redaction = try redact.map { path in
@@ -101,7 +101,7 @@ struct Export: ParsableCommand {
             global.confirm("daybook: exported \(entries.count) entr\(entries.count == 1 ? "y" : "ies") as \(type.name) to \(Diary.displayPath(target, relativeTo: global.workingDirectory))")
         }
         // A PDF is handed in as the diary: one shorter than asked for is not a success.
-        let missing = unreadable.filter { $0.severity == .error }.count
+        let missing = unreadable + context.unreadable
         if type == PDFExport.self && missing > 0 && !skipInvalid {
             Terminal.message("daybook: \(missing) entr\(missing == 1 ? "y" : "ies") could not be read and \(missing == 1 ? "is" : "are") not in the PDF (see above); --skip-invalid exits 0")
             throw ExitCode(1)

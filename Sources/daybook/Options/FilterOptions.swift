@@ -46,16 +46,16 @@ struct FilterOptions: ParsableArguments {
     /// With `coded`, entries without a coding are left out where that does not change what
     /// `--last` counts (`CompiledFilter.select`).
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false) throws -> [Entry] {
-        var problems: [Diagnostic] = []
-        return try entries(of: diary, warn: warn, bodies: bodies, parts: parts, coded: coded, problems: &problems)
+        var unreadable = 0
+        return try entries(of: diary, warn: warn, bodies: bodies, parts: parts, coded: coded, unreadable: &unreadable)
     }
 
-    /// The same, and the problems of the entries that could not be read (`export pdf` exits 1 for them).
+    /// The same, and how many entry files could not be read (`export pdf` exits 1 for them).
     func entries(of diary: Diary, warn: Bool = true, bodies: Bool = true, parts: EntryParts = .all, coded: Bool = false,
-                 problems: inout [Diagnostic]) throws -> [Entry] {
+                 unreadable: inout Int) throws -> [Entry] {
         let (compiled, snapshot) = try scan(diary)
         var diags = snapshot.diagnostics
-        problems = snapshot.diagnostics
+        unreadable = snapshot.unreadableCount
         var chosen = compiled.select(snapshot, parts: parts, among: coded ? snapshot.hasCodings : nil)
         if bodies { chosen = diary.withBodies(chosen, diagnostics: &diags) }
         if warn { Terminal.warnings(diags + compiled.takeWarnings(diary)) }
