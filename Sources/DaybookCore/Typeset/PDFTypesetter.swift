@@ -24,6 +24,9 @@ final class PDFTypesetter {
 
     var contentWidth: Double { paper.size.width - margin.left - margin.right }
 
+    /// A JPEG's size (width, height) from its frame header; nil for anything else.
+    static func jpegSize(_ bytes: [UInt8]) -> (Int, Int)? { ImageSource.jpegSize(bytes) }
+
     /// Writes the PDF to `sink` (the second pass; the first writes nowhere).
     func write(_ blocks: [TypesetBlock], to sink: FileSink) throws -> Result {
         let first = try Pass(self, anchors: [:], sink: nil).run(blocks)
