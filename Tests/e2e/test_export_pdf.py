@@ -402,6 +402,18 @@ def test_strokes_drawn_with_a_translucent_highlighter_and_the_image_embedded(ric
     assert [(i[3], i[4]) for i in big] == [("60", "30")], images
 
 
+def test_a_jpeg_attachment_goes_in_as_it_is(diary, tmp_path):
+    pil = pytest.importorskip("PIL.Image")
+    pil.new("RGB", (80, 40), (0, 200, 0)).save(tmp_path / "green.jpg", quality=95)
+    diary.ok("new", "Photo", "--date", "2026-11-02 10:00", "--attach", tmp_path / "green.jpg", "-m", "A photo of the ward.\n")
+    out = pdf(diary)
+    images = [line.split() for line in subprocess.run(["pdfimages", "-list", str(out)], capture_output=True, text=True).stdout.splitlines()[2:]]
+    # The JPEG's own bytes (DCT), not pixels decoded and compressed again.
+    assert [(i[3], i[4], i[8]) for i in images] == [("80", "40", "jpeg")], images
+    w, h, px = render(out, 3, tmp_path)
+    assert sum(1 for p in px if p[1] > 180 and p[0] < 40 and p[2] < 40) > w * 0.5 * 5, "drawn at the text's width"
+
+
 # MARK: Bad input, redaction
 
 
