@@ -11,13 +11,27 @@ public struct PDFExport: ExportFormat {
         guard case let .path(url) = destination else { return }
         context.index(entries)
         let setter = PDFTypesetter(paper: context.options.paper, title: context.diaryName)
-        var blocks = titlePage(entries, context: context)
-        blocks += contents(entries)
-        var builder = PDFEntryBlocks(context: context, width: setter.contentWidth)
-        try context.forEachWithBody(entries) { e in blocks += builder.blocks(e) }
-        blocks += PDFCodingsAppendix(context: context).blocks(entries)
+        // The typesetter asks for the blocks twice (the first pass finds the pages the contents
+        // name): each time every entry is read again, so memory holds a chunk of entries, never
+        // the whole document. What the first pass warned about is said once.
+        let progress = context.progress
+        let warned = context.warnings.count, unreadable = context.unreadable
+        var pass = 0
         let sink = try FileSink(url)
-        _ = try setter.write(blocks, to: sink)
+        _ = try setter.write({ emit in
+            context.progress = { [pass] done, total in progress(pass * total + done, 2 * total) }
+            if pass == 1 {
+                context.warnings.removeSubrange(warned...)
+                context.unreadable = unreadable
+            }
+            for b in titlePage(entries, context: context) { try emit(b) }
+            for b in contents(entries) { try emit(b) }
+            var builder = PDFEntryBlocks(context: context)
+            try context.forEachWithBody(entries) { e in for b in builder.blocks(e) { try emit(b) } }
+            for b in PDFCodingsAppendix(context: context).blocks(entries) { try emit(b) }
+            pass += 1
+        }, to: sink)
+        context.progress = progress
         try sink.finish()
     }
 
@@ -98,14 +112,10 @@ public struct PDFExport: ExportFormat {
 /// tags, mood and fields, the body, strokes, images, and its codings.
 struct PDFEntryBlocks {
     let context: ExportContext
-    let width: Double
     var year: Int?
     var month: Int?
 
-    init(context: ExportContext, width: Double) {
-        self.context = context
-        self.width = width
-    }
+    init(context: ExportContext) { self.context = context }
 
     static func anchor(_ id: String) -> String { "entry-" + id }
 

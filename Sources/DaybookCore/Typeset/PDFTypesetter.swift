@@ -29,8 +29,18 @@ final class PDFTypesetter {
 
     /// Writes the PDF to `sink` (the second pass; the first writes nowhere).
     func write(_ blocks: [TypesetBlock], to sink: FileSink) throws -> Result {
-        let first = try Pass(self, anchors: [:], sink: nil).run(blocks)
-        return try Pass(self, anchors: first.anchors, sink: sink).run(blocks)
+        try write({ emit in for b in blocks { try emit(b) } }, to: sink)
+    }
+
+    /// The blocks as `produce` gives them, once for each pass: it is called twice and must give
+    /// the same blocks both times. Memory holds a block or two, not the document.
+    func write(_ produce: (_ emit: (TypesetBlock) throws -> Void) throws -> Void, to sink: FileSink,
+               passDone: (Int) -> Void = { _ in }) throws -> Result {
+        let first = try Pass(self, anchors: [:], sink: nil).run(produce)
+        passDone(1)
+        let second = try Pass(self, anchors: first.anchors, sink: sink).run(produce)
+        passDone(2)
+        return second
     }
 }
 
@@ -107,10 +117,14 @@ private final class Pass {
 
     var drawing: Bool { target.sink != nil }
 
-    func run(_ blocks: [TypesetBlock]) throws -> PDFTypesetter.Result {
-        for (i, b) in blocks.enumerated() {
-            try block(b, next: i + 1 < blocks.count ? blocks[i + 1] : nil)
+    func run(_ produce: (_ emit: (TypesetBlock) throws -> Void) throws -> Void) throws -> PDFTypesetter.Result {
+        // One block is held back, so a heading can see what follows it.
+        var held: TypesetBlock?
+        try produce { b in
+            if let h = held { try block(h, next: b) }
+            held = b
         }
+        if let h = held { try block(h, next: nil) }
         finishPage()
         cairo_surface_finish(surface)
         if let error = target.error { throw error }
