@@ -286,6 +286,7 @@ def test_a4_by_default_letter_on_request_and_flow(rich):
     fdests = destinations(flow)
     first, second = sorted(p for n, p in fdests.items() if n.startswith("entry-"))[:2]
     assert first == second, "with --flow the second entry starts on the first one's page"
+    assert first == 3, "the entries begin on a page of their own, after the contents"
     assert pages(flow) < pages(a4)
     bad = diary.run("export", "pdf", "-o", diary.tmp / "x.pdf", "--paper", "a3")
     assert bad.rc != 0 and "a3" in bad.err and not (diary.tmp / "x.pdf").exists()

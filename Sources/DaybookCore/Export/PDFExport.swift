@@ -104,6 +104,8 @@ public struct PDFExport: ExportFormat {
             b.spaceAfter = 1
             out.append(b)
         }
+        // The entries begin on a page of their own, also with --flow.
+        out.append(TypesetBlock(.pageBreak))
         return out
     }
 }
@@ -128,6 +130,13 @@ struct PDFEntryBlocks {
         let diary = context.diary
         var out: [TypesetBlock] = []
         if !context.options.flow { out.append(TypesetBlock(.pageBreak)) }
+        else if year != nil {
+            // Flowing, a rule stands between one entry and the next.
+            var rule = TypesetBlock(.rule)
+            rule.spaceBefore = 10
+            rule.spaceAfter = 0
+            out.append(rule)
+        }
         var title = TypesetBlock(.text(StyledText(e.title.isEmpty ? e.id : e.title)), font: .heading(1))
         title.anchor = PDFEntryBlocks.anchor(e.id)
         title.header = HTMLEntryArticle.readableDate(e.date)
@@ -386,6 +395,7 @@ enum PDFHeatmap {
         var heat = TypesetDrawing(box: (0, 0, Double(weeks - shownFrom) * 12, 7 * 12), strokes: strokes)
         heat.maxScale = 0.9
         heat.framed = false
+        heat.squareEnds = true
         return heat
     }
 }

@@ -104,6 +104,9 @@ private final class Pass {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         pango_cairo_context_set_font_options(pango, options)
         cairo_font_options_destroy(options)
+        // Left to right where a layout does not take its direction from its text (a line of the
+        // contents); a paragraph takes it from its first strong letter, so Arabic sets right to left.
+        pango_context_set_base_dir(pango, PANGO_DIRECTION_LTR)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, setter.title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "daybook")
     }
@@ -400,6 +403,8 @@ private final class Pass {
         let l = layout(t, font: b.font, width: width - 36)
         defer { g_object_unref(UnsafeMutableRawPointer(l)) }
         pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END)
+        // A line of the contents reads left to right (date, title) even when the title is Arabic.
+        pango_layout_set_auto_dir(l, 0)
         var rect = PangoRectangle()
         pango_layout_get_extents(l, nil, &rect)
         let h = Double(rect.height) / Double(PANGO_SCALE) + 1.5
@@ -530,7 +535,7 @@ private final class Pass {
             cairo_translate(cr, x, y)
             cairo_scale(cr, scale, scale)
             cairo_translate(cr, -d.box.x, -d.box.y)
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_cap(cr, d.squareEnds ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_ROUND)
             cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             for s in d.strokes where !s.xs.isEmpty {
                 if s.alpha < 1 { cairo_push_group(cr) }

@@ -111,6 +111,8 @@ struct TypesetDrawing {
     var maxScale = Double.infinity
     /// A thin frame around the drawing, as a page of the notebook.
     var framed = true
+    /// Strokes end square, not round (the heatmap's days).
+    var squareEnds = false
 }
 
 /// One entry in the PDF's outline (bookmarks): `level` 1 is the top.
