@@ -431,6 +431,36 @@ def test_an_entry_that_does_not_parse_is_reported_and_the_export_exits_1(rich):
     assert r.rc == 0 and "2026-11-20-0900-broken.md" in r.err
 
 
+def test_hostile_bodies_are_typeset_whole(diary):
+    """What an attacker or a careless paste puts in an entry: nesting 3,000 deep, a NUL, a word
+    longer than a line, a table of 40 columns, quotes and backslashes in link targets, a broken
+    stroke file. Nothing crashes, every page stays on the paper, and the words come out."""
+    deep = "".join("> " * 3000) + "bottom of the quotes\n\n" + "".join("  " * i + "- level\n" for i in range(200))
+    table = "| " + " | ".join(f"c{i}" for i in range(40)) + " |\n|" + "---|" * 40 + "\n| " + " | ".join(f"v{i}" for i in range(40)) + " |\n"
+    body = (deep + "\nnul\x00byte and " + "x" * 3000 + "\n\n" + table
+            + "\n[quote](https://example.org/a'b\\c) and [rel](../../../../etc/passwd) and [[nowhere]] and [[\n\nlast words\n")
+    path = diary.path / "entries" / "2026" / "11"
+    path.mkdir(parents=True)
+    (path / "2026-11-03-0900-hostile.md").write_text("---\ntitle: Hostile\ndate: 2026-11-03T09:00:00+01:00\n---\n" + body)
+    (path / "2026-11-03-0900-hostile.strokes.json").write_text('{"format": "daybook-strokes", "version": 1, "strokes": [')
+    r = diary.run("export", "pdf", "-o", diary.tmp / "h.pdf", timeout=120)
+    assert r.rc == 0, r
+    out = diary.tmp / "h.pdf"
+    text = text_of(out)
+    for w in ("bottom of the quotes", "level", "byte", "v39", "quote", "last words"):
+        assert w in text, w
+    assert "x" * 200 in "".join(text.split()), "the long word is broken over lines, not lost"
+    assert (1, "uri", "https://example.org/a'b\\\\c") in [(1, k, t) for _, k, t in links(out)] or any(
+        k == "uri" and t.startswith("https://example.org/a") for _, k, t in links(out))
+    assert "strokes.json" in r.err, "the broken stroke file is warned about"
+    # Nothing drawn off the paper: pdftotext's boxes all lie on the page.
+    bbox = subprocess.run(["pdftotext", "-bbox", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    page = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', bbox)
+    width = float(page.group(1))
+    for m in re.finditer(r'<word xMin="([-\d.]+)" yMin="[-\d.]+" xMax="([-\d.]+)"', bbox):
+        assert float(m.group(1)) >= 0 and float(m.group(2)) <= width + 1, m.group(0)
+
+
 def test_nothing_is_left_behind_when_the_pdf_cannot_be_written(rich):
     diary, _ = rich
     # A folder that is a file (root may write anywhere, so no read-only folder would stop it).

@@ -187,7 +187,7 @@ private final class Pass {
         if pageHasContent { y += b.spaceBefore }
         if b.keepWithNext, let next, case let .text(t) = next.content {
             // The heading and the first two lines of what follows, or a new page.
-            let l = layout(t, font: next.font, width: setter.contentWidth - next.indent)
+            let l = layout(t, font: next.font, width: width(of: next))
             let count = max(1, Int(pango_layout_get_line_count(l)))
             var rect = PangoRectangle()
             pango_layout_get_extents(l, nil, &rect)
@@ -201,8 +201,8 @@ private final class Pass {
             // A page this block opens shows its header; a page begun before keeps the one it had.
             if !pageHasContent { pageHeader = h }
         }
-        let x = left + b.indent
-        let w = setter.contentWidth - b.indent
+        let w = width(of: b)
+        let x = left + setter.contentWidth - w
         if let anchor = b.anchor {
             anchors[anchor] = page
             if drawing {
@@ -233,10 +233,15 @@ private final class Pass {
         y += b.spaceAfter
     }
 
+    /// The width a block's text has: lists and quotes nested deeper than half the text's width go no further right.
+    func width(of b: TypesetBlock) -> Double {
+        setter.contentWidth - min(max(0, b.indent), setter.contentWidth / 2)
+    }
+
     /// The block's height when it is one layout (for keeping a heading with what follows).
     func height(of b: TypesetBlock) -> Double {
         guard case let .text(t) = b.content else { return 0 }
-        let l = layout(t, font: b.font, width: setter.contentWidth - b.indent)
+        let l = layout(t, font: b.font, width: width(of: b))
         defer { g_object_unref(UnsafeMutableRawPointer(l)) }
         var rect = PangoRectangle()
         pango_layout_get_extents(l, nil, &rect)
@@ -270,7 +275,12 @@ private final class Pass {
         pango_layout_set_width(l, Int32(width * Double(PANGO_SCALE)))
         pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_spacing(l, Int32(1.5 * Double(PANGO_SCALE)))
-        pango_layout_set_text(l, t.text, Int32(t.text.utf8.count))
+        // Pango takes no NUL inside a text: it becomes a space, one byte for one, so the runs' offsets hold.
+        var bytes = Array(t.text.utf8)
+        for i in bytes.indices where bytes[i] == 0 { bytes[i] = 0x20 }
+        bytes.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { pango_layout_set_text(l, $0.baseAddress, Int32($0.count)) }
+        }
         let attrs = pango_attr_list_new()
         func add(_ a: UnsafeMutablePointer<PangoAttribute>?, _ r: Range<Int>) {
             guard let a else { return }
@@ -325,9 +335,11 @@ private final class Pass {
                     cairo_rectangle(cr, x - 4, top - (firstLine ? pad : 0), width + 8, lineHeight + (firstLine ? pad : 0) + 0.5)
                     cairo_fill(cr)
                 }
-                for d in 0..<b.quoteDepth {
+                // A bar for each quote level, as many as the indent has room for.
+                let bars = min(b.quoteDepth, max(0, Int((x - left + 2) / 12)))
+                for d in 0..<bars {
                     cairo_set_source_rgb(cr, 0.78, 0.8, 0.83)
-                    cairo_rectangle(cr, x - 10 - Double(b.quoteDepth - 1 - d) * 12, top, 2.5, lineHeight)
+                    cairo_rectangle(cr, x - 10 - Double(bars - 1 - d) * 12, top, 2.5, lineHeight)
                     cairo_fill(cr)
                 }
                 if firstLine, let marker = b.marker {
@@ -441,6 +453,23 @@ private final class Pass {
                 natural[c] = max(natural[c], Double(rect.width) / Double(PANGO_SCALE) + 2 * padding + 1)
                 g_object_unref(UnsafeMutableRawPointer(l))
             }
+        }
+        // A table too wide for the page even with its columns narrowed to a word's width goes on
+        // in column groups, one below the other, each as wide as the page allows.
+        let least = natural.map { min($0, 48) }
+        var groups: [Range<Int>] = []
+        var start = 0, sum = 0.0
+        for c in 0..<columns {
+            if c > start && sum + least[c] > width { groups.append(start..<c); start = c; sum = 0 }
+            sum += least[c]
+        }
+        groups.append(start..<columns)
+        if groups.count > 1 {
+            for (g, cols) in groups.enumerated() {
+                if g > 0 { y += 6 }
+                table(rows.map { Array($0[min(cols.lowerBound, $0.count)..<min(cols.upperBound, $0.count)]) }, header: header, x: x, width: width)
+            }
+            return
         }
         let total = natural.reduce(0, +)
         let widths = total > width ? natural.map { $0 * width / total } : natural
