@@ -293,6 +293,17 @@ def test_a4_by_default_letter_on_request_and_flow(rich):
     assert diary.run("export", "json", "--flow").rc != 0, "--flow goes with pdf only"
 
 
+def test_table_columns_aligned_as_the_delimiter_row_says(diary):
+    diary.ok("new", "Table", "--date", "2026-11-02 10:00", "-m", "| Name | Count |\n|------|------:|\n| alpha | 1 |\n| beta | 22 |\n")
+    out = pdf(diary)
+    bbox = subprocess.run(["pdftotext", "-bbox", "-f", "3", "-l", "3", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    box = {m.group(3): (float(m.group(1)), float(m.group(2))) for m in
+           re.finditer(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]+)</word>', bbox)}
+    # The right-aligned column: its cells end where its heading ends; the left one starts together.
+    assert abs(box["1"][1] - box["Count"][1]) < 1.5 and abs(box["22"][1] - box["Count"][1]) < 1.5, box
+    assert abs(box["alpha"][0] - box["Name"][0]) < 1.5
+
+
 def test_page_numbers_and_running_headers(rich):
     diary, _ = rich
     out = pdf(diary)

@@ -119,7 +119,7 @@ struct PDFBody {
                 rows.append(row.children.map { inline($0.children) })
                 header.append(row.isHeader)
             }
-            var b = TypesetBlock(.table(rows: rows, header: header))
+            var b = TypesetBlock(.table(rows: rows, header: header, align: n.columnAlignments))
             b.spaceAfter = 8
             add(b)
         case .footnoteDefinition:

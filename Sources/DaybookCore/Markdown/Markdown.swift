@@ -25,6 +25,8 @@ public struct MarkdownNode: Sendable {
     public var taskChecked: Bool? = nil
     /// A table's header row.
     public var isHeader = false
+    /// A table's columns as its delimiter row aligns them: "l", "c", "r", or "" for none.
+    public var columnAlignments: [String] = []
 
     /// The text of this node and its descendants, as a reader sees it.
     public var plainText: String {
@@ -429,6 +431,11 @@ public enum Markdown {
             node.taskChecked = cmark_gfm_extensions_get_tasklist_item_checked(n)
         }
         if kind == .tableRow { node.isHeader = cmark_gfm_extensions_get_table_row_is_header(n) != 0 }
+        if kind == .table, let aligns = cmark_gfm_extensions_get_table_alignments(n) {
+            node.columnAlignments = (0..<Int(cmark_gfm_extensions_get_table_columns(n))).map {
+                aligns[$0] == 0 ? "" : String(UnicodeScalar(aligns[$0]))
+            }
+        }
         return node
     }
 

@@ -214,7 +214,7 @@ private final class Pass {
         switch b.content {
         case let .text(t): text(t, block: b, x: x, width: w)
         case let .contentsLine(t, anchor): contentsLine(t, anchor: anchor, block: b, x: x, width: w)
-        case let .table(rows, header): table(rows, header: header, x: x, width: w)
+        case let .table(rows, header, align): table(rows, header: header, align: align, x: x, width: w)
         case .rule:
             ensure(8)
             if drawing {
@@ -437,7 +437,7 @@ private final class Pass {
 
     /// Columns as wide as their widest cell, narrowed in proportion when the table is wider than
     /// the page; a row that does not fit goes to the next page.
-    func table(_ rows: [[StyledText]], header: [Bool], x: Double, width: Double) {
+    func table(_ rows: [[StyledText]], header: [Bool], align: [String], x: Double, width: Double) {
         let columns = rows.map(\.count).max() ?? 0
         guard columns > 0 else { return }
         let padding = 4.0
@@ -467,7 +467,8 @@ private final class Pass {
         if groups.count > 1 {
             for (g, cols) in groups.enumerated() {
                 if g > 0 { y += 6 }
-                table(rows.map { Array($0[min(cols.lowerBound, $0.count)..<min(cols.upperBound, $0.count)]) }, header: header, x: x, width: width)
+                table(rows.map { Array($0[min(cols.lowerBound, $0.count)..<min(cols.upperBound, $0.count)]) }, header: header,
+                      align: Array(align[min(cols.lowerBound, align.count)..<min(cols.upperBound, align.count)]), x: x, width: width)
             }
             return
         }
@@ -481,6 +482,8 @@ private final class Pass {
                 var cell = cell
                 if bold { cell.runs.append((0..<cell.text.utf8.count, TextStyle(bold: true))) }
                 let l = layout(cell, font: .body, width: widths[c] - 2 * padding)
+                if c < align.count, align[c] == "r" { pango_layout_set_alignment(l, PANGO_ALIGN_RIGHT) }
+                if c < align.count, align[c] == "c" { pango_layout_set_alignment(l, PANGO_ALIGN_CENTER) }
                 var rect = PangoRectangle()
                 pango_layout_get_extents(l, nil, &rect)
                 rowHeight = max(rowHeight, Double(rect.height) / Double(PANGO_SCALE) + 2 * padding)

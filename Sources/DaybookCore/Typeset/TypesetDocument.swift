@@ -127,7 +127,8 @@ struct OutlineItem {
 struct TypesetBlock {
     enum Content {
         case text(StyledText)
-        case table(rows: [[StyledText]], header: [Bool])
+        /// Rows of cells; `align` per column: "r" right, "c" centred, else the text's own side.
+        case table(rows: [[StyledText]], header: [Bool], align: [String])
         case rule
         case image(TypesetImage)
         case drawing(TypesetDrawing)

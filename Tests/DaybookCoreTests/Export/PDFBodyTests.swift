@@ -7,19 +7,20 @@ final class PDFBodyTests: XCTestCase {
         blocks.compactMap { b -> String? in
             switch b.content {
             case let .text(t): return (b.marker.map { $0.text + " " } ?? "") + t.text
-            case let .table(rows, _): return rows.map { $0.map(\.text).joined(separator: "|") }.joined(separator: "\n")
+            case let .table(rows, _, _): return rows.map { $0.map(\.text).joined(separator: "|") }.joined(separator: "\n")
             default: return nil
             }
         }
     }
 
     func testTheTreeKnowsListsTasksAndTableHeaders() {
-        let doc = Markdown.tree("3. three\n4. four\n\n- [x] done\n- [ ] open\n- plain\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+        let doc = Markdown.tree("3. three\n4. four\n\n- [x] done\n- [ ] open\n- plain\n\n| a | b | c | d |\n|---|:--|:-:|--:|\n| 1 | 2 | 3 | 4 |\n")
         let lists = doc.children.filter { $0.kind == .list }
         XCTAssertEqual(lists.map(\.listStart), [3, nil])
         XCTAssertEqual(lists[1].children.map(\.taskChecked), [true, false, nil])
         let table = doc.children.first { $0.kind == .table }
         XCTAssertEqual(table?.children.map(\.isHeader), [true, false])
+        XCTAssertEqual(table?.columnAlignments, ["", "l", "c", "r"])
     }
 
     func testEveryConstructBecomesItsBlock() {
