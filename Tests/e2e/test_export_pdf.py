@@ -304,6 +304,14 @@ def test_table_columns_aligned_as_the_delimiter_row_says(diary):
     assert abs(box["alpha"][0] - box["Name"][0]) < 1.5
 
 
+def test_the_same_diary_at_the_same_time_gives_the_same_bytes(rich):
+    diary, _ = rich
+    one, two = pdf(diary, name="one.pdf"), pdf(diary, name="two.pdf")
+    assert one.read_bytes() == two.read_bytes(), "an archive's copy can be checked against another"
+    info = subprocess.run(["pdfinfo", str(one)], capture_output=True, text=True).stdout
+    assert "Sat Nov 21 11:00:00 2026 UTC" in info, "made at the diary's clock (DAYBOOK_NOW)"
+
+
 def test_page_numbers_and_running_headers(rich):
     diary, _ = rich
     out = pdf(diary)

@@ -11,6 +11,7 @@ public struct PDFExport: ExportFormat {
         guard case let .path(url) = destination else { return }
         context.index(entries)
         let setter = PDFTypesetter(paper: context.options.paper, title: context.diaryName)
+        setter.created = context.diary.clock.nowLocal.description
         // The typesetter asks for the blocks twice (the first pass finds the pages the contents
         // name): each time every entry is read again, so memory holds a chunk of entries, never
         // the whole document. What the first pass warned about is said once.

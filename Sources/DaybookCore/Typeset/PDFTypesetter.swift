@@ -15,6 +15,9 @@ final class PDFTypesetter {
 
     let paper: Paper
     let title: String
+    /// When the document was made (ISO 8601), for its metadata: the caller's clock, so the same
+    /// diary at the same time gives the same bytes.
+    var created: String?
     let margin = (top: 64.0, bottom: 62.0, left: 64.0, right: 76.0)
 
     init(paper: Paper, title: String) {
@@ -109,6 +112,7 @@ private final class Pass {
         pango_context_set_base_dir(pango, PANGO_DIRECTION_LTR)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, setter.title)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "daybook")
+        if let created = setter.created { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, created) }
     }
 
     deinit {
