@@ -18,8 +18,7 @@ public struct PDFExport: ExportFormat {
         let progress = context.progress
         let warned = context.warnings.count, unreadable = context.unreadable
         var pass = 0
-        let sink = try FileSink(url)
-        _ = try setter.write({ emit in
+        func produce(_ emit: (TypesetBlock) throws -> Void) throws {
             context.progress = { [pass] done, total in progress(pass * total + done, 2 * total) }
             if pass == 1 {
                 context.warnings.removeSubrange(warned...)
@@ -31,8 +30,16 @@ public struct PDFExport: ExportFormat {
             try context.forEachWithBody(entries) { e in for b in builder.blocks(e) { try emit(b) } }
             for b in PDFCodingsAppendix(context: context).blocks(entries) { try emit(b) }
             pass += 1
-        }, to: sink)
-        context.progress = progress
+        }
+        let sink = try FileSink(url)
+        defer { context.progress = progress }
+        do {
+            _ = try setter.write(produce, to: sink)
+        } catch var e as DaybookError where e.location == nil {
+            // Cairo's own failures name no file: this is the one it was writing.
+            e.location = SourceLocation(path: url.path)
+            throw e
+        }
         try sink.finish()
     }
 
