@@ -189,14 +189,17 @@ private final class Pass {
         }
         if b.unnumbered { unnumbered = true }
         if pageHasContent { y += b.spaceBefore }
-        if b.keepWithNext, let next, case let .text(t) = next.content {
-            // The heading and the first two lines of what follows, or a new page.
-            let l = layout(t, font: next.font, width: width(of: next))
-            let count = max(1, Int(pango_layout_get_line_count(l)))
-            var rect = PangoRectangle()
-            pango_layout_get_extents(l, nil, &rect)
-            g_object_unref(UnsafeMutableRawPointer(l))
-            let follow = Double(rect.height) / Double(PANGO_SCALE) / Double(count) * Double(min(2, count))
+        if b.keepWithNext, let next {
+            // The heading and the first two lines of what follows (a line of anything else), or a new page.
+            var follow = 16.0
+            if case let .text(t) = next.content {
+                let l = layout(t, font: next.font, width: width(of: next))
+                let count = max(1, Int(pango_layout_get_line_count(l)))
+                var rect = PangoRectangle()
+                pango_layout_get_extents(l, nil, &rect)
+                g_object_unref(UnsafeMutableRawPointer(l))
+                follow = Double(rect.height) / Double(PANGO_SCALE) / Double(count) * Double(min(2, count))
+            }
             ensure(height(of: b) + b.spaceAfter + next.spaceBefore + follow)
         }
         if b.anchor != nil { ensure(40) }

@@ -68,6 +68,25 @@ final class PDFTypesetterTests: XCTestCase {
         }
     }
 
+    func testAHeadingIsNeverTheLastLineOfAPage() throws {
+        var blocks: [TypesetBlock] = []
+        for i in 0..<300 {
+            var heading = TypesetBlock(.text(StyledText("Month \(i)")), font: .heading(3))
+            heading.keepWithNext = true
+            blocks.append(heading)
+            // Every third heading is followed by a line of the contents, the others by text.
+            blocks.append(i % 3 == 0 ? TypesetBlock(.contentsLine(StyledText("line \(i)"), anchor: "x")) : paragraph("line \(i)"))
+        }
+        let (url, result) = try write(blocks)
+        XCTAssertGreaterThan(result.pages, 3)
+        guard let text = try pdftotext(url) else { return }
+        for (n, page) in text.components(separatedBy: "\u{0C}").enumerated() where !page.isEmpty {
+            // The last line of text above the page number.
+            let lines = page.split(separator: "\n").map(String.init).filter { !$0.isEmpty && Int($0) == nil }
+            XCTAssertFalse(lines.last?.hasPrefix("Month") ?? false, "page \(n + 1) ends with a heading")
+        }
+    }
+
     func testJPEGSizeFromItsFrameHeader() {
         // SOI, an APP0 segment, then SOF0 with height 30 and width 60.
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x1E, 0x00, 0x3C, 0x03, 0, 0, 0, 0]
