@@ -334,7 +334,7 @@ private final class Pass {
             pango_layout_iter_get_line_extents(iter, nil, &logical)
             let lineHeight = Double(logical.height) / Double(PANGO_SCALE) + 1.5
             let baseline = Double(pango_layout_iter_get_baseline(iter) - logical.y) / Double(PANGO_SCALE)
-            ensure(lineHeight + (firstLine ? 0 : 0))
+            ensure(lineHeight)
             if drawing {
                 let top = y
                 if let fill = b.fill {
