@@ -33,10 +33,15 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
         .target(
             name: "DaybookCore",
             dependencies: [
-                "CCmarkGFM", "CLibGit2", "CPCRE2",
+                "CCmarkGFM", "CLibGit2", "CPCRE2", "CPangoCairo",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

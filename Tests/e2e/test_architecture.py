@@ -30,6 +30,24 @@ def test_only_markdown_calls_cmark():
     assert outside == [], f"files outside Markdown/ import CCmarkGFM: {outside}"
 
 
+def test_only_typeset_calls_pango_and_cairo():
+    found = importers("CPangoCairo")
+    assert found, "the Typeset room imports CPangoCairo"
+    outside = sorted(p for p in found if not p.startswith("Sources/DaybookCore/Typeset/"))
+    assert outside == [], f"files outside Typeset/ import CPangoCairo: {outside}"
+
+
+def test_typeset_knows_no_diary():
+    """Typeset/ lays out blocks: an entry, a coding or the diary is Export/'s to turn into blocks."""
+    problems = []
+    for path in sorted((CORE / "Typeset").glob("*.swift")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if re.search(r"\b(?:Entry|Diary|Coding|Codebook|ExportContext|StrokeFile|Markdown\w*)\b", code):
+                problems.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert problems == [], "Typeset/ names a diary's types:\n" + "\n".join(problems)
+
+
 def test_index_names_no_command():
     verbs = sorted(p.stem.removeprefix("daybook-") for p in (ROOT / "man" / "man1").glob("daybook-*.1"))
     assert "grep" in verbs and "stats" in verbs

@@ -3,6 +3,7 @@ with pseudonyms and leaves out fields in every format, quotes too, so positions 
 import io
 import json
 import re
+import subprocess
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -35,6 +36,8 @@ def read_all(path):
     if path.is_dir():
         return "".join(read_all(p) for p in sorted(path.rglob("*")) if p.is_file()) + " ".join(str(p) for p in path.rglob("*"))
     data = path.read_bytes()
+    if data[:5] == b"%PDF-":
+        return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     if data[:2] == b"PK":
         z = zipfile.ZipFile(io.BytesIO(data))
         return " ".join(z.namelist()) + "".join(z.read(n).decode("utf-8", "replace") for n in z.namelist())
@@ -43,7 +46,7 @@ def read_all(path):
 
 @pytest.mark.parametrize("fmt,out", [
     ("json", None), ("jsonl", None), ("csv", None), ("markdown", None), ("jrnl", None), ("qdc", None),
-    ("html", "site"), ("zip", "backup.zip"), ("qdpx", "study.qdpx"),
+    ("html", "site"), ("zip", "backup.zip"), ("qdpx", "study.qdpx"), ("pdf", "diary.pdf"),
 ])
 def test_no_name_is_left_in_any_format(named, fmt, out):
     plain = named.ok("export", fmt, *(["-o", named.tmp / ("plain-" + out)] if out else []))
@@ -53,7 +56,7 @@ def test_no_name_is_left_in_any_format(named, fmt, out):
     r = named.ok("export", fmt, "--redact", named.tmp / "redact.yml", *(["-o", named.tmp / out] if out else []))
     text = read_all(named.tmp / out) if out else r.out
     assert names_in(text) == [], (fmt, names_in(text))
-    if fmt in ("json", "jsonl", "markdown", "html", "zip", "qdpx"):
+    if fmt in ("json", "jsonl", "markdown", "html", "zip", "qdpx", "pdf"):
         assert "P01" in text or "p01" in text
         assert "Annabel" in text, "a name inside a longer word is left alone"
     assert "48.2" not in text, "location is left out"

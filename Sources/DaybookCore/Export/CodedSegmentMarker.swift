@@ -21,6 +21,13 @@ enum CodedSegmentMarker {
                        wiki: Markdown.WikiTarget? = nil) -> String {
         let segments = Array(segments.prefix(0x8000))
         guard !segments.isEmpty else { return Markdown.html(body, unsafe: unsafe, target: target, wiki: wiki) }
+        return replaceMarkers(Markdown.html(marked(body, segments: segments), unsafe: unsafe, target: target, wiki: wiki), segments: segments)
+    }
+
+    /// The body with a start marker before each segment and an end marker after it (at most
+    /// 0x8000 segments; the rest are not marked).
+    static func marked(_ body: String, segments: [CodedSegment]) -> String {
+        let segments = Array(segments.prefix(0x8000))
         // Ends before starts at the same place, so adjacent segments do not nest.
         var events: [(offset: Int, isStart: Bool, index: Int)] = []
         for (i, s) in segments.enumerated() {
@@ -38,7 +45,7 @@ enum CodedSegmentMarker {
             if let u = Unicode.Scalar(base + UInt32(ev.index)) { marked.unicodeScalars.append(u) }
         }
         marked += body[utf8...]
-        return replaceMarkers(Markdown.html(marked, unsafe: unsafe, target: target, wiki: wiki), segments: segments)
+        return marked
     }
 
     static func replaceMarkers(_ html: String, segments: [CodedSegment]) -> String {

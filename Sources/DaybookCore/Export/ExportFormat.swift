@@ -36,6 +36,10 @@ public struct ExportOptions: Sendable {
     public var singleFile = false
     /// html: pass raw HTML of entries through.
     public var unsafeHTML = false
+    /// pdf: the page size.
+    public var paper = Paper.a4
+    /// pdf: entries one after another instead of each on a new page.
+    public var flow = false
 
     public init() {}
 }
@@ -169,6 +173,7 @@ public enum ExportFormats {
     public static let all: [ExportFormat.Type] = [
         JSONExport.self, JSONLinesExport.self, CSVExport.self, MarkdownExport.self,
         HTMLExport.self, ZipExport.self, QDPXExport.self, QDCExport.self, JrnlExport.self,
+        PDFExport.self,
     ]
 
     public static func named(_ name: String) -> ExportFormat.Type? {

@@ -19,6 +19,14 @@ public struct MarkdownNode: Sendable {
     /// 1-based line in the parsed text where the node starts (0 when cmark does not know).
     public var startLine: Int
     public var children: [MarkdownNode]
+    /// An ordered list's first number; nil for a bullet list and every other node.
+    public var listStart: Int? = nil
+    /// A task list item's box: true when ticked; nil for every other node.
+    public var taskChecked: Bool? = nil
+    /// A table's header row.
+    public var isHeader = false
+    /// A table's columns as its delimiter row aligns them: "l", "c", "r", or "" for none.
+    public var columnAlignments: [String] = []
 
     /// The text of this node and its descendants, as a reader sees it.
     public var plainText: String {
@@ -84,6 +92,18 @@ public enum Markdown {
     /// What a link to nowhere becomes in HTML: nil keeps it, `.some(nil)` shows its text
     /// without a destination (in a `<span class="broken-link">`), else the new destination.
     public typealias LinkTarget = (_ url: String, _ isImage: Bool) -> String??
+
+    /// The document as Swift values after the same passes as `html`: raw HTML becomes text
+    /// (comments go), `target` gives links new destinations, `wiki` makes `[[…]]` links into
+    /// links. For formats that lay the body out themselves (`export pdf`).
+    public static func tree(_ text: String, target: LinkTarget? = nil, wiki: WikiTarget? = nil) -> MarkdownNode {
+        withDocument(text, options: CMARK_OPT_SOURCEPOS | CMARK_OPT_FOOTNOTES) { doc, _ in
+            escapeRawHTML(doc)
+            if let target { retarget(doc, target) }
+            if let wiki { makeWikiLinks(doc, source: Array(text.utf8), wiki) }
+            return convert(doc)
+        }
+    }
 
     /// Renders `text` to HTML. Raw HTML in the text is shown as text unless `unsafe` is set.
     /// `target` may give a link's or image's destination another address (nil keeps it): an
@@ -390,7 +410,7 @@ public enum Markdown {
         var kind = kindOf(type, n)
         var literal = ""
         switch kind {
-        case .text, .code, .codeBlock, .htmlBlock, .htmlInline:
+        case .text, .code, .codeBlock, .htmlBlock, .htmlInline, .footnoteReference, .footnoteDefinition:
             literal = cmark_node_get_literal(n).map { String(cString: $0) } ?? ""
         default: break
         }
@@ -405,7 +425,18 @@ public enum Markdown {
             default: break
             }
         }
-        return MarkdownNode(kind: kind, literal: literal, url: url, startLine: Int(cmark_node_get_start_line(n)), children: children)
+        var node = MarkdownNode(kind: kind, literal: literal, url: url, startLine: Int(cmark_node_get_start_line(n)), children: children)
+        if kind == .list, cmark_node_get_list_type(n) == CMARK_ORDERED_LIST { node.listStart = Int(cmark_node_get_list_start(n)) }
+        if kind == .item, cmark_node_get_type_string(n).map({ String(cString: $0) }) == "tasklist" {
+            node.taskChecked = cmark_gfm_extensions_get_tasklist_item_checked(n)
+        }
+        if kind == .tableRow { node.isHeader = cmark_gfm_extensions_get_table_row_is_header(n) != 0 }
+        if kind == .table, let aligns = cmark_gfm_extensions_get_table_alignments(n) {
+            node.columnAlignments = (0..<Int(cmark_gfm_extensions_get_table_columns(n))).map {
+                aligns[$0] == 0 ? "" : String(UnicodeScalar(aligns[$0]))
+            }
+        }
+        return node
     }
 
     private static func kindOf(_ t: cmark_node_type, _ n: OpaquePointer) -> MarkdownNode.Kind {

@@ -22,6 +22,10 @@ struct Export: ParsableCommand {
     var singleFile = false
     @Flag(name: .customLong("unsafe-html"), help: "html: pass raw HTML of entries through instead of escaping it.")
     var unsafeHTML = false
+    @Option(help: ArgumentHelp("pdf: the page size: a4 (default) or letter.", valueName: "size"), completion: .list(Paper.allCases.map(\.rawValue)))
+    var paper: String?
+    @Flag(help: "pdf: entries one after another instead of each on a new page.")
+    var flow = false
     @Option(help: ArgumentHelp("Replace names with pseudonyms and leave out fields as FILE.yml says (names:, fields:); attachments are left out.", valueName: "file.yml"),
             completion: .file(extensions: ["yml", "yaml"]))
     var redact: String?
@@ -36,6 +40,10 @@ struct Export: ParsableCommand {
         if codings && type != CSVExport.self { throw ValidationError("--codings goes with csv") }
         if (singleFile || unsafeHTML) && type != HTMLExport.self && type != ZipExport.self {
             throw ValidationError("--single-file and --unsafe-html go with html")
+        }
+        if (paper != nil || flow) && type != PDFExport.self { throw ValidationError("--paper and --flow go with pdf") }
+        if let paper, Paper(rawValue: paper.lowercased()) == nil {
+            throw ValidationError("unknown paper `\(paper)`; choose one of: " + Paper.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let needsPath = type.destination == .file || (type.destination == .folder && !singleFile)
         if needsPath && output == nil { throw ValidationError("\(type.name) writes \(type.destination == .file ? "a file" : "a folder"): name it with -o PATH") }
@@ -70,6 +78,8 @@ struct Export: ParsableCommand {
         options.codings = codings
         options.singleFile = singleFile
         options.unsafeHTML = unsafeHTML
+        options.paper = paper.flatMap { Paper(rawValue: $0.lowercased()) } ?? .a4
+        options.flow = flow
         let bar = ProgressBar("export \(type.name)")
         let context = ExportContext(diary: diary, options: options, progress: bar.update)
         context.bodiesLoaded = redaction != nil
