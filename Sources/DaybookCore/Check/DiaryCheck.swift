@@ -107,7 +107,7 @@ struct LeftoverFilesCheck: DiaryCheck {
 /// Git lock files a killed command left: they block every commit until removed.
 struct StaleGitLocksCheck: DiaryCheck {
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
-        StaleGitLocks.stale(in: diary.root).map {
+        diary.staleGitLocks().map {
             Diagnostic(.error, "a git lock file left by a killed command blocks every commit (check --fix or the next daybook change removes it)",
                        at: SourceLocation(path: diary.displayPath($0)))
         }
@@ -116,7 +116,7 @@ struct StaleGitLocksCheck: DiaryCheck {
     func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
         let lock = try DiaryLock(stateFolder: diary.stateFolder)
         defer { _ = lock }
-        return StaleGitLocks.remove(in: diary.root).map { "removed \(diary.displayPath($0))" }
+        return try diary.clearGitLocks(killed: lock.killedHolder).map { "removed \(diary.displayPath($0))" }
     }
 }
 

@@ -19,7 +19,7 @@ public final class Change {
     public init(_ diary: Diary, excluding: Set<String> = []) throws {
         self.diary = diary
         lock = try DiaryLock(stateFolder: diary.stateFolder)
-        for rel in StaleGitLocks.remove(in: diary.root) {
+        for rel in try diary.clearGitLocks(killed: lock?.killedHolder) {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
         repository = try diary.repository()
