@@ -95,3 +95,118 @@ def test_a_lock_left_while_a_killed_daybook_held_the_diary_is_removed_at_once(di
     os.utime(lock, (old - 10, old - 10))
     r = diary.run("new", "-m", "y", "U")
     assert r.rc == 2 and lock.exists(), r
+
+
+def many_entries(diary, n, tag):
+    import json
+    src = diary.tmp / "many.json"
+    src.write_text(json.dumps({"entries": [{"date": "2026-10-%02d" % (1 + k % 28), "time": "10:%02d" % (k % 60),
+                                            "title": f"Many {k}", "body": f"words of entry {k} #{tag}\n",
+                                            "tags": [], "starred": False} for k in range(n)]}))
+    diary.ok("import", "jrnl", src)
+    return src
+
+
+def kill_half_way(diary, args, probe):
+    """Runs `args` and kills it with SIGKILL at growing delays until a kill leaves the change half
+    done (`.daybook/intent` there and `probe()` says some but not all files changed); False when
+    no delay caught it (every run finished or was killed before writing)."""
+    import signal
+    intent = diary.path / ".daybook/intent"
+    for k in range(60):
+        p = subprocess.Popen([diary.bin, *map(str, args)], env=diary.env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        time.sleep(0.05 + 0.02 * k)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if intent.exists() and probe() == "half":
+            return True
+        if p.returncode == 0 or probe() == "all":
+            return False
+        if intent.exists():
+            diary.ok("check", "--fix")  # killed before the first file: roll back and try again
+    return False
+
+
+def test_a_killed_tag_rename_is_rolled_back_whole_and_check_names_it(diary):
+    n = 120
+    many_entries(diary, n, "old")
+
+    def state():
+        texts = [p.read_text() for p in diary.entries()]
+        renamed = sum("#new" in t for t in texts)
+        return "none" if renamed == 0 else "all" if renamed == n else "half"
+
+    if not kill_half_way(diary, ["tag", "rename", "old", "new"], state):
+        pytest.skip("no kill landed half way through the rename on this machine")
+    commits = diary.commits()
+    r = diary.run("check")
+    assert r.rc == 1 and ".daybook/intent" in r.out and "`tag rename #old #new` was stopped" in r.out, r
+    r = diary.run("new", "-m", "after the kill", "After")
+    assert r.rc == 0 and "rolled back `tag rename #old #new`" in r.err, r
+    # No entry renamed, in the files and in HEAD, and no commit of half of them.
+    assert state() == "none"
+    head = subprocess.run(["git", "grep", "-c", "#new", "HEAD", "--", "entries"], cwd=diary.path,
+                          capture_output=True, text=True).stdout
+    assert head == "", head
+    assert diary.commits() == commits + 1
+    assert "outside" not in diary.git("log", "-2", "--format=%s")
+    assert diary.git("status", "--porcelain") == ""
+    diary.ok("check")
+    # Run again, it renames every entry in one commit.
+    diary.ok("tag", "rename", "old", "new")
+    assert state() == "all" and diary.commits() == commits + 2
+
+
+def test_an_edit_made_after_the_kill_is_never_rolled_back(diary):
+    n = 120
+    many_entries(diary, n, "old")
+
+    def state():
+        renamed = sum("#new" in p.read_text() for p in diary.entries())
+        return "none" if renamed == 0 else "all" if renamed == n else "half"
+
+    if not kill_half_way(diary, ["tag", "rename", "old", "new"], state):
+        pytest.skip("no kill landed half way through the rename on this machine")
+    renamed = next(p for p in diary.entries() if "#new" in p.read_text())
+    with open(renamed, "a") as f:
+        f.write("a line the person wrote after the kill\n")
+    r = diary.run("new", "-m", "after", "After")
+    assert r.rc == 0 and "rolled back" in r.err, r
+    # The person's file keeps its words (and the rename in it); every other entry went back.
+    assert "a line the person wrote after the kill" in renamed.read_text()
+    assert "#new" in renamed.read_text()
+    assert sum("#new" in p.read_text() for p in diary.entries()) == 1
+    assert "a line the person wrote" in diary.git("log", "-p", "-3")
+    assert diary.git("status", "--porcelain") == ""
+
+
+def test_a_killed_import_and_rm_leave_all_or_nothing(diary):
+    import json
+    n = 150
+    src = diary.tmp / "big.json"
+    src.write_text(json.dumps({"entries": [{"date": "2026-09-%02d" % (1 + k % 28), "time": "08:%02d" % (k % 60),
+                                            "title": f"Imported {k}", "body": f"imported words {k} zqimport\n",
+                                            "tags": [], "starred": False} for k in range(n)]}))
+
+    def imported():
+        c = sum("zqimport" in p.read_text() for p in diary.entries())
+        return "none" if c == 0 else "all" if c == n else "half"
+
+    if kill_half_way(diary, ["import", "jrnl", src], imported):
+        r = diary.run("new", "-m", "after", "After")
+        assert r.rc == 0 and "rolled back `import jrnl`" in r.err, r
+        assert imported() == "none"
+    if imported() == "none":
+        diary.ok("import", "jrnl", src)
+    assert imported() == "all"
+    head = subprocess.run(["git", "grep", "-l", "zqimport", "HEAD", "--", "entries"], cwd=diary.path,
+                          capture_output=True, text=True).stdout.split()
+    assert len(head) == n
+    if kill_half_way(diary, ["rm", *[p.stem for p in diary.entries() if "zqimport" in p.read_text()]], imported):
+        r = diary.run("new", "-m", "after rm", "After rm")
+        assert r.rc == 0 and "rolled back `rm`" in r.err, r
+        assert imported() == "all"
+    head = subprocess.run(["git", "grep", "-l", "zqimport", "HEAD", "--", "entries"], cwd=diary.path,
+                          capture_output=True, text=True).stdout.split()
+    assert len(head) == (n if imported() == "all" else 0), (len(head), imported())

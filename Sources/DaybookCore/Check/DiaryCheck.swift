@@ -17,7 +17,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), UnfinishedChangeCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(), PromptsCheck(),
     ]
 
@@ -117,6 +117,24 @@ struct StaleGitLocksCheck: DiaryCheck {
         let lock = try DiaryLock(stateFolder: diary.stateFolder)
         defer { _ = lock }
         return try diary.clearGitLocks(killed: lock.killedHolder).map { "removed \(diary.displayPath($0))" }
+    }
+}
+
+/// A change of many files (`tag rename`, `import`, `rm`, ...) whose command was killed before its
+/// commit: its files are half changed until the next change rolls it back (ChangeIntent).
+struct UnfinishedChangeCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        guard let left = ChangeIntent.pending(diary), !left.running else { return [] }
+        return [Diagnostic(.error, "`\(left.command)` was stopped before it finished and left up to \(left.files) file\(left.files == 1 ? "" : "s") half changed; the next daybook change (or check --fix) puts them back as the last commit has them, then run the command again",
+                           at: SourceLocation(path: diary.displayPath(".daybook/intent")))]
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        guard let left = ChangeIntent.pending(diary), !left.running else { return [] }
+        let lock = try DiaryLock(stateFolder: diary.stateFolder)
+        defer { _ = lock }
+        guard let undone = try ChangeIntent.rollBack(diary, diary.repository()) else { return [] }
+        return ["rolled back `\(undone.command)`: \(undone.restored.count) file\(undone.restored.count == 1 ? "" : "s") put back as the last commit has them"]
     }
 }
 

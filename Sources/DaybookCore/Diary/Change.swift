@@ -13,6 +13,10 @@ public final class Change {
     /// when a folder could not be read): its stat data stamp the entry files for the entry scan,
     /// so they are not stat-ed again.
     private(set) var seen: WorkTree?
+    /// The record of a change that lands whole or not at all (allOrNothing), while it is open.
+    private var intent: ChangeIntent?
+    /// A command a kill left half done, rolled back when this change began, and the files it put back.
+    public private(set) var rolledBack: (command: String, restored: [String])?
 
     /// Takes the diary lock and commits edits made outside daybook (all pending changes except
     /// `excluding`) as their own commit.
@@ -23,6 +27,13 @@ public final class Change {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
         repository = try diary.repository()
+        // A command killed half way through a change of many files: put back as HEAD has them,
+        // before the walk below would commit them as an outside edit (ChangeIntent).
+        if let undone = try ChangeIntent.rollBack(diary, repository) {
+            rolledBack = undone
+            Change.notice(Diagnostic(.warning, "rolled back `\(undone.command)`, which was stopped before it finished: \(undone.restored.count) file\(undone.restored.count == 1 ? "" : "s") put back as the last commit has them",
+                                     at: SourceLocation(path: diary.displayPath(".daybook/intent"))))
+        }
         // One walk of the working folder (issue 19): it finds the temporary files a killed write
         // left, wherever it was writing (under the lock no other daybook is writing, so none is in
         // use), which are removed before the status is taken from the same walk's stat data.
@@ -34,6 +45,35 @@ public final class Change {
         if !pending.isEmpty {
             outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
         }
+    }
+
+    /// Makes this change all or nothing (a command that changes many files: `tag rename`, `import`,
+    /// `rm`, ...): from here on each file is recorded in `.daybook/intent` before it changes, and a
+    /// command killed before its commit is rolled back by the next change (ChangeIntent). Call
+    /// before the first write; `command` names the command for the notice and `check`.
+    public func allOrNothing(_ command: String) throws {
+        guard intent == nil else { return }
+        intent = try ChangeIntent(diary, command: command)
+    }
+
+    /// Records `rel` in the intent, if there is one, before it changes to `data` (nil: removed).
+    private func intend(_ rel: String, _ data: Data?) throws {
+        guard let intent else { return }
+        try intent.record(rel, new: try data.map(Repository.blobID(of:)))
+    }
+
+    deinit {
+        // Dropped before its commit (an error stopped the command): what it wrote goes back now,
+        // still under the lock (deinit runs before the lock property goes), so an error leaves
+        // the diary as it was too.
+        rollBackIntent()
+    }
+
+    private func rollBackIntent() {
+        guard let intent else { return }
+        intent.finishWithoutRemoving()
+        self.intent = nil
+        _ = try? ChangeIntent.rollBack(diary, repository)
     }
 
     /// Where a change tells what it repaired before its work (stale git locks): the CLI prints
@@ -61,6 +101,7 @@ public final class Change {
     /// Writes a file atomically and remembers it for the commit.
     public func write(_ data: Data, to rel: String) throws {
         try prepareFolder(of: rel)
+        try intend(rel, data)
         try AtomicFile.write(data, to: diary.url(rel))
         wrote(rel)
     }
@@ -76,6 +117,7 @@ public final class Change {
     /// stays in the file and is committed at once as an outside edit, so history has it too.
     public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
         try prepareFolder(of: rel)
+        try intend(rel, data)
         guard try AtomicFile.replace(diary.url(rel), expected: expected, with: data) else {
             _ = try? repository.commit(paths: [rel], message: Change.outsideMessage([PendingChange(path: rel, kind: .modified)]))
             throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten (the edit is kept and committed), run the command again",
@@ -87,6 +129,12 @@ public final class Change {
     /// Copies an outside file into the diary.
     public func copy(_ source: URL, to rel: String) throws {
         try prepareFolder(of: rel)
+        if intent != nil {
+            guard let data = FileManager.default.contents(atPath: source.path) else {
+                throw DaybookError.io("cannot read the file", at: SourceLocation(path: source.path))
+            }
+            try intend(rel, data)
+        }
         try AtomicFile.copy(from: source, to: diary.url(rel))
         wrote(rel)
     }
@@ -96,6 +144,7 @@ public final class Change {
         try diary.checkNoSymbolicLink(rel)
         let url = diary.url(rel)
         if FileManager.default.fileExists(atPath: url.path) {
+            try intend(rel, nil)
             do { try FileManager.default.removeItem(at: url) } catch {
                 throw DaybookError.io("cannot remove: \(error.localizedDescription)", at: SourceLocation(path: diary.displayPath(rel)))
             }
@@ -142,9 +191,17 @@ public final class Change {
     @discardableResult
     public func commit(_ message: String) throws -> String? {
         defer { lock = nil }
-        guard !touched.isEmpty else { return nil }
+        guard !touched.isEmpty else { intent?.finish(); intent = nil; return nil }
         defer { recordInCache() }
-        return try repository.commit(paths: touched, message: message)
+        let id: String?
+        do { id = try repository.commit(paths: touched, message: message) } catch {
+            rollBackIntent()
+            throw error
+        }
+        // Committed: the record goes (a kill before this line finds every file as HEAD has it).
+        intent?.finish()
+        intent = nil
+        return id
     }
 
     /// Writes the records of the entries this change wrote into the entry cache, still under the
