@@ -166,7 +166,8 @@ def test_a_symlinked_entry_is_never_read(diary):
 
 
 def test_an_outside_edit_racing_tag_add_is_never_lost(tmp_path, diary):
-    """Short form of bench/race.py (which runs 1,000 trials)."""
+    """Short form of bench/race.py (which runs 1,000 trials): in-place, renamed and append-mode
+    outside writers against tag add and append (issue 38)."""
     from conftest import bench_module
     race = bench_module("race")
     work = tmp_path / "race"

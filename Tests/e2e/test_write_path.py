@@ -210,3 +210,38 @@ def test_a_killed_import_and_rm_leave_all_or_nothing(diary):
     head = subprocess.run(["git", "grep", "-l", "zqimport", "HEAD", "--", "entries"], cwd=diary.path,
                           capture_output=True, text=True).stdout.split()
     assert len(head) == (n if imported() == "all" else 0), (len(head), imported())
+
+
+def test_a_file_kept_open_for_writing_is_not_replaced_under_its_writer(diary):
+    # A script appending through a descriptor it keeps: a rewrite by rename would leave its next
+    # lines in the replaced file, and they would be lost (issue 38).
+    diary.ok("new", "-m", "start", "Kept open")
+    entry = diary.entries()[0]
+    commits = diary.commits()
+    with open(entry, "a") as f:
+        r = diary.run("tag", "add", "last", "x")
+        assert r.rc == 2 and "open for writing" in r.err and "nothing was changed" in r.err, r
+        assert str(entry.relative_to(diary.path.parent)) in r.err, r
+        f.write("a line written after daybook gave up\n")
+    assert "a line written after daybook gave up" in entry.read_text()
+    assert "x" not in entry.read_text().split("---")[1]
+    assert diary.commits() == commits
+
+
+def test_an_append_through_a_descriptor_opened_before_the_rewrite_is_kept(diary):
+    diary.ok("new", "-m", "start", "Appended")
+    entry = diary.entries()[0]
+    f = open(entry, "a")
+    p = subprocess.Popen([diary.bin, "append", "last", "-m", "daybook's line"], env=diary.env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)  # daybook waits for the writer
+    f.write("the script's line\n")
+    f.close()
+    out, err = p.communicate(timeout=30)
+    # daybook saw the file change and stopped; the script's line is in the file and committed.
+    assert p.returncode == 2 and "changed while daybook was working" in err, err
+    assert "the script's line" in entry.read_text()
+    assert "the script's line" in diary.git("show", "HEAD:" + str(entry.relative_to(diary.path)))
+    diary.ok("append", "last", "-m", "daybook's line")
+    text = entry.read_text()
+    assert "the script's line" in text and "daybook's line" in text

@@ -118,7 +118,12 @@ public final class Change {
     public func rewrite(_ rel: String, expected: Data, with data: Data) throws {
         try prepareFolder(of: rel)
         try intend(rel, data)
-        guard try AtomicFile.replace(diary.url(rel), expected: expected, with: data) else {
+        let replaced: Bool
+        do { replaced = try AtomicFile.replace(diary.url(rel), expected: expected, with: data) } catch var e as DaybookError {
+            e.location = SourceLocation(path: diary.displayPath(rel))  // the file as the user names it
+            throw e
+        }
+        guard replaced else {
             _ = try? repository.commit(paths: [rel], message: Change.outsideMessage([PendingChange(path: rel, kind: .modified)]))
             throw DaybookError.io("the file changed while daybook was working on it; nothing was overwritten (the edit is kept and committed), run the command again",
                                   at: SourceLocation(path: diary.displayPath(rel)))
