@@ -245,3 +245,92 @@ def test_an_append_through_a_descriptor_opened_before_the_rewrite_is_kept(diary)
     diary.ok("append", "last", "-m", "daybook's line")
     text = entry.read_text()
     assert "the script's line" in text and "daybook's line" in text
+
+
+ROUNDS = 8  # bench-scale runs: ≥ 100 rounds (see the issue's closing note)
+
+
+@pytest.fixture(params=["path", "file", "daemon"])
+def remote(request, tmp_path):
+    """A bare remote whose every reference update is logged, and the URL a diary names it by."""
+    import socket
+    base = tmp_path / "srv"
+    base.mkdir()
+    bare = base / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
+    subprocess.run(["git", "-C", str(bare), "config", "core.logAllRefUpdates", "always"], check=True)
+    if request.param == "path":
+        yield bare, str(bare)
+        return
+    if request.param == "file":
+        yield bare, "file://" + str(bare)
+        return
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    daemon = subprocess.Popen(["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
+                               f"--base-path={base}", "--listen=127.0.0.1", f"--port={port}", str(base)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield bare, f"git://127.0.0.1:{port}/remote.git"
+    daemon.terminate()
+    daemon.wait(timeout=10)
+
+
+def test_two_syncs_at_once_only_fast_forward_the_remote(tmp_path, remote):
+    from conftest import Diary
+    bare, url = remote
+    machines = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        machines.append(Diary(tmp_path / name))
+    a, b = machines
+    a.init()
+    a.ok("new", "-m", "first words", "First")
+    a.ok("sync", "--set-remote", url)
+    subprocess.run(["git", "clone", "-q", url, str(b.path)], check=True, env=b.env, cwd=tmp_path)
+    dropped, sent = [], 0
+    for i in range(ROUNDS):
+        for m in machines:
+            m.ok("new", "-m", f"words {m.path.parent.name} {i}", f"Round {i}")
+        procs = [subprocess.Popen([m.bin, "sync"], env=m.env, cwd=m.path, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for m in machines]
+        outs = [p.communicate(timeout=120) for p in procs]
+        tip = subprocess.run(["git", "-C", str(bare), "rev-parse", "main"], capture_output=True, text=True).stdout.strip()
+        for m, p, (out, err) in zip(machines, procs, outs):
+            assert p.returncode in (0, 2), err
+            if p.returncode == 2:
+                assert "kept changing" in err, err  # the only way a sync may give up: run it again
+                continue
+            sent += "sent" in out + err
+            # A sync that exited 0 has its commit on the remote.
+            head = m.git("rev-parse", "HEAD").strip()
+            ok = subprocess.run(["git", "-C", str(bare), "merge-base", "--is-ancestor", head, tip])
+            if ok.returncode != 0:
+                dropped.append((i, m.path.parent.name, out + err))
+    assert dropped == [], dropped
+    assert sent > 0
+    # The remote's reflog: every move of main a fast-forward.
+    log = (bare / "logs/refs/heads/main").read_text().splitlines()
+    assert len(log) > ROUNDS, log
+    back = []
+    for line in log:
+        old, new = line.split()[:2]
+        if set(old) == {"0"}:
+            continue
+        r = subprocess.run(["git", "-C", str(bare), "merge-base", "--is-ancestor", old, new])
+        if r.returncode != 0:
+            back.append(line)
+    assert back == [], f"{len(back)} of {len(log)} updates of the remote's main were not fast-forwards"
+    # Both machines end with every entry of both.
+    for m in machines:
+        m.ok("sync")
+    for m in machines:
+        m.ok("sync")
+    assert sorted(p.name for p in a.entries()) == sorted(p.name for p in b.entries())
+    assert len(a.entries()) == 1 + 2 * ROUNDS

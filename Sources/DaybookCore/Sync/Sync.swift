@@ -68,6 +68,8 @@ public enum DiarySync {
         while true {
             attempts += 1
             var theirs: String?
+            // The remote branch as this round fetched it: the push moves it only from there.
+            var fetched: String?? = .none
             // The remote's history is to be replaced by the diary's (on an encrypted remote: a
             // new sealed history of one pack).
             var replace = false
@@ -86,6 +88,7 @@ public enum DiarySync {
             } else {
                 try repo.fetch(remote: name, progress: progress)
                 theirs = repo.referenceID(tracking)
+                fetched = theirs
                 if let t = theirs, EncryptedRemote.isSealed(repo, commit: t) {
                     repo.removeReference(tracking)
                     throw DaybookError(.git, "\(name) (\(url)) is an encrypted remote: sync with it by `daybook sync \(name) --encrypt` (this device's key must be one of its recipients); nothing was merged")
@@ -109,7 +112,8 @@ public enum DiarySync {
                 // A sealed history is replaced only while the remote's branch is the sealed
                 // commit this sync fetched.
                 let sealedHead = sealed.flatMap { $0.plainHistory ? nil : $0.sealedCommit }
-                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: sealedHead ?? replaces, progress: progress)
+                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: sealedHead ?? replaces,
+                                       from: sealedHead == nil && replaces == nil ? fetched : .none, progress: progress)
                 report.replacedSealedHistory = report.replacedSealedHistory || (pushed && sealedHead != nil)
             }
             if pushed {
