@@ -334,3 +334,60 @@ def test_two_syncs_at_once_only_fast_forward_the_remote(tmp_path, remote):
         m.ok("sync")
     assert sorted(p.name for p in a.entries()) == sorted(p.name for p in b.entries())
     assert len(a.entries()) == 1 + 2 * ROUNDS
+
+
+MUTATIONS = [["new", "-m", "more words", "More"], ["append", "last", "-m", "a line"], ["tag", "add", "last", "t"],
+             ["tag", "rename", "old", "renamed"], ["code", "add", "last", "c"], ["rm", "last"]]
+
+
+def damaged(diary):
+    """A diary of three entries whose first entry's committed blob is gone; its path. (A command
+    that rewrites that very entry commits a new blob for it and goes through; `check` still names
+    the one its history lacks.)"""
+    diary.ok("new", "-m", "first words", "First")
+    diary.ok("new", "-m", "second words #old", "Second")
+    diary.ok("new", "-m", "third words", "Third")
+    first = next(p for p in diary.entries() if p.name.endswith("first.md"))
+    rel = str(first.relative_to(diary.path))
+    blob = diary.git("rev-parse", f"HEAD:{rel}").strip()
+    (diary.path / ".git/objects" / blob[:2] / blob[2:]).unlink()
+    return rel, blob
+
+
+@pytest.mark.parametrize("args", MUTATIONS, ids=lambda a: " ".join(a[:2]))
+def test_a_missing_blob_is_named_by_every_mutation_and_by_check(diary, args):
+    rel, blob = damaged(diary)
+    before = diary.git("rev-parse", "HEAD")
+    r = diary.run(*args)
+    assert r.rc == 2, r
+    assert f"{rel}: the committed version of this file (blob {blob[:12]}" in r.err and "git fetch" in r.err, r
+    assert "git_" not in r.err, r  # daybook's words, not libgit2's
+    assert diary.git("rev-parse", "HEAD") == before
+    if args[:2] == ["tag", "rename"]:
+        # All or nothing: the entry it renamed is put back as it was.
+        assert "#old" in next(p for p in diary.entries() if p.name.endswith("second.md")).read_text()
+    r = diary.run("check")
+    assert r.rc == 1 and f"{rel}: error: its committed version (blob {blob[:12]}" in r.out and "git fsck" in r.out, r
+    r = diary.run("check", "--fix")
+    assert r.rc == 1 and rel in r.out, r
+    assert diary.git("rev-parse", "HEAD") == before
+
+
+@pytest.mark.parametrize("args", MUTATIONS, ids=lambda a: " ".join(a[:2]))
+def test_head_on_a_missing_branch_is_refused_not_a_new_history(diary, args):
+    diary.ok("new", "-m", "first words #old", "First")
+    diary.ok("tag", "add", "last", "old")
+    tips = diary.git("for-each-ref", "--format=%(refname) %(objectname)")
+    count = diary.git("rev-list", "--all", "--count")
+    diary.git("symbolic-ref", "HEAD", "refs/heads/gone")
+    r = diary.run(*args)
+    assert r.rc == 2 and ".git/HEAD: HEAD names the branch `gone`, which does not exist" in r.err, r
+    assert "git checkout main" in r.err, r
+    # No new root history: the same references, the same commits.
+    assert diary.git("for-each-ref", "--format=%(refname) %(objectname)") == tips
+    assert diary.git("rev-list", "--all", "--count") == count
+    r = diary.run("check")
+    assert r.rc == 1 and "HEAD names the branch `gone`" in r.out and "not committed yet" not in r.out, r
+    diary.git("symbolic-ref", "HEAD", "refs/heads/main")
+    diary.ok("new", "-m", "after", "After")
+    diary.ok("check")

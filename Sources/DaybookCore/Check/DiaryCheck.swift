@@ -17,7 +17,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), UnfinishedChangeCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), RepositoryCheck(), UnfinishedChangeCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(), PromptsCheck(),
     ]
 
@@ -120,6 +120,34 @@ struct StaleGitLocksCheck: DiaryCheck {
     }
 }
 
+/// The repository itself: HEAD on a branch that exists (or none yet), and every object of HEAD's
+/// history present. Each problem says what to do; `--fix` repairs none of them (only a remote, a
+/// backup or the person can).
+struct RepositoryCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        guard let repo = try? diary.repository() else { return [] }  // UncommittedCheck says so
+        if let problem = repo.headProblem() {
+            return [Diagnostic(.error, problem, at: SourceLocation(path: diary.displayPath(".git/HEAD")))]
+        }
+        return try repo.missingObjects().map { m in
+            switch m.kind {
+            case .blob:
+                return Diagnostic(.error, "its committed version (blob \(m.id.prefix(12)) of commit \(m.commit.prefix(7))) is missing from the repository; " + Repository.recovery,
+                                  at: SourceLocation(path: diary.displayPath(m.path)))
+            case .tree, .commit:
+                return Diagnostic(.error, "the \(m.kind.rawValue) \(m.id.prefix(12))\(m.path.isEmpty ? "" : " of \(m.path)") in the history of HEAD (commit \(m.commit.prefix(7))) is missing from the repository; " + Repository.recovery,
+                                  at: SourceLocation(path: diary.displayPath(".git")))
+            }
+        }
+    }
+
+    /// Whether the repository is whole enough to commit in (what the fixes that commit ask).
+    static func sound(_ diary: Diary) -> Bool {
+        guard let repo = try? diary.repository() else { return false }
+        return repo.headProblem() == nil && ((try? repo.missingObjects(limit: 1)) ?? []).isEmpty
+    }
+}
+
 /// A change of many files (`tag rename`, `import`, `rm`, ...) whose command was killed before its
 /// commit: its files are half changed until the next change rolls it back (ChangeIntent).
 struct UnfinishedChangeCheck: DiaryCheck {
@@ -156,6 +184,8 @@ struct UncommittedCheck: DiaryCheck {
             return [Diagnostic(.error, "the diary has no git repository: `daybook init` creates one and commits what is there",
                                at: SourceLocation(path: diary.displayPath(".git")))]
         }
+        // On a branch that is gone every file looks new: RepositoryCheck says what is wrong instead.
+        if repo.headProblem() != nil { return [] }
         return try repo.pendingChanges().map {
             Diagnostic(.warning, "not committed yet (\($0.kind == .deleted ? "deleted" : $0.kind == .added ? "new" : "changed")); the next daybook change or check --fix commits it",
                        at: SourceLocation(path: diary.displayPath($0.path)))
@@ -163,6 +193,8 @@ struct UncommittedCheck: DiaryCheck {
     }
 
     func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        // A damaged repository is reported (RepositoryCheck), not committed into.
+        guard RepositoryCheck.sound(diary) else { return [] }
         let change = try Change(diary)
         return change.outsideCommit.map { ["committed edits made outside daybook as \($0.prefix(7))"] } ?? []
     }

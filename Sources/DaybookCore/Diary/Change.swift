@@ -27,6 +27,10 @@ public final class Change {
             Change.notice(Diagnostic(.warning, "removed a git lock file left by a killed command", at: SourceLocation(path: diary.displayPath(rel))))
         }
         repository = try diary.repository()
+        // HEAD on a branch that is gone, while others exist: a commit would begin a second history.
+        if let problem = repository.headProblem() {
+            throw DaybookError(.git, problem, at: SourceLocation(path: diary.displayPath(".git/HEAD")))
+        }
         // A command killed half way through a change of many files: put back as HEAD has them,
         // before the walk below would commit them as an outside edit (ChangeIntent).
         if let undone = try ChangeIntent.rollBack(diary, repository) {
@@ -37,13 +41,17 @@ public final class Change {
         // One walk of the working folder (issue 19): it finds the temporary files a killed write
         // left, wherever it was writing (under the lock no other daybook is writing, so none is in
         // use), which are removed before the status is taken from the same walk's stat data.
-        let (changes, walk) = try repository.pendingChanges(noting: { Diary.isTemporaryName($0) }) { walk in
-            diary.temporaryLeftovers(seen: walk).filter { unlink(diary.url($0).path) == 0 }
-        }
-        seen = walk
-        let pending = changes.filter { !excluding.contains($0.path) }
-        if !pending.isEmpty {
-            outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
+        do {
+            let (changes, walk) = try repository.pendingChanges(noting: { Diary.isTemporaryName($0) }) { walk in
+                diary.temporaryLeftovers(seen: walk).filter { unlink(diary.url($0).path) == 0 }
+            }
+            seen = walk
+            let pending = changes.filter { !excluding.contains($0.path) }
+            if !pending.isEmpty {
+                outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
+            }
+        } catch {
+            throw Change.explained(error, repository, diary)
         }
     }
 
@@ -74,6 +82,13 @@ public final class Change {
         intent.finishWithoutRemoving()
         self.intent = nil
         _ = try? ChangeIntent.rollBack(diary, repository)
+    }
+
+    /// A libgit2 error about a missing object, in daybook's words (the file, what to do); others as they are.
+    static func explained(_ error: Error, _ repository: Repository, _ diary: Diary) -> Error {
+        guard var e = repository.explainMissingObject(error) else { return error }
+        if let at = e.location { e.location = SourceLocation(path: diary.displayPath(at.path)) }
+        return e
     }
 
     /// Where a change tells what it repaired before its work (stale git locks): the CLI prints
@@ -201,7 +216,7 @@ public final class Change {
         let id: String?
         do { id = try repository.commit(paths: touched, message: message) } catch {
             rollBackIntent()
-            throw error
+            throw Change.explained(error, repository, diary)
         }
         // Committed: the record goes (a kill before this line finds every file as HEAD has it).
         intent?.finish()
