@@ -62,14 +62,14 @@ extension Repository {
         defer { git_odb_free(odb) }
         let shallow = git_repository_is_shallow(handle) == 1
         var missing: [MissingObject] = []
-        var seen = Set<String>()
+        var seen = Set<ObjectKey>()
         var commits = [(headID, true)]
         func lost(_ kind: MissingObject.Kind, _ id: git_oid, _ path: String, _ commit: String) {
             if missing.count < limit { missing.append(MissingObject(kind: kind, id: Repository.string(id), path: path, commit: commit)) }
         }
         func visitTree(_ id: git_oid, path: String, commit: String) {
             var id = id
-            guard missing.count < limit, seen.insert(Repository.string(id)).inserted else { return }
+            guard missing.count < limit, seen.insert(ObjectKey(id)).inserted else { return }
             var tree: OpaquePointer?
             guard git_tree_lookup(&tree, handle, &id) == 0, let tree else { return lost(.tree, id, path, commit) }
             defer { git_tree_free(tree) }
@@ -81,15 +81,15 @@ extension Repository {
                 case GIT_OBJECT_TREE: visitTree(oid, path: child, commit: commit)
                 case GIT_OBJECT_BLOB:
                     var blob = oid
-                    if seen.insert(Repository.string(oid)).inserted, git_odb_exists(odb, &blob) == 0 { lost(.blob, oid, child, commit) }
+                    if seen.insert(ObjectKey(oid)).inserted, git_odb_exists(odb, &blob) == 0 { lost(.blob, oid, child, commit) }
                 default: break  // a submodule's commit lives in another repository
                 }
             }
         }
         while let (next, isHead) = commits.popLast(), missing.count < limit {
             var id = next
+            guard seen.insert(ObjectKey(id)).inserted else { continue }
             let hex = Repository.string(id)
-            guard seen.insert(hex).inserted else { continue }
             var commit: OpaquePointer?
             guard git_commit_lookup(&commit, handle, &id) == 0, let commit else {
                 if isHead || !shallow { lost(.commit, id, "", hex) }
@@ -102,6 +102,18 @@ extension Repository {
             }
         }
         return missing
+    }
+
+    /// An object id as a set member, without making its hex string (a walk meets every object).
+    struct ObjectKey: Hashable {
+        let a: UInt64, b: UInt64, c: UInt32
+        init(_ oid: git_oid) {
+            var oid = oid
+            (a, b, c) = withUnsafeBytes(of: &oid.id) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                 raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+            }
+        }
     }
 
     /// A libgit2 error about an object it could not find, said in daybook's words: which file's
