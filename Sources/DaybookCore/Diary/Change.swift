@@ -196,14 +196,33 @@ public final class Change {
     @discardableResult
     public func commitMerge(_ message: String, with other: String) throws -> String? {
         defer { recordInCache() }
-        return try repository.commit(paths: touched, message: message, mergeParent: other)
+        let id: String?
+        do { id = try repository.commit(paths: touched, message: message, mergeParent: other) } catch {
+            rollBackIntent()
+            throw Change.explained(error, repository, diary)
+        }
+        finishIntent()
+        return id
     }
 
     /// Moves the branch to `commit` when what this change wrote makes the files exactly that
     /// commit's (a fast-forward); false, and nothing moved, when they differ.
     public func fastForward(to commit: String) throws -> Bool {
         defer { recordInCache() }
-        return try repository.fastForward(to: commit, paths: touched)
+        let moved: Bool
+        do { moved = try repository.fastForward(to: commit, paths: touched) } catch {
+            rollBackIntent()
+            throw Change.explained(error, repository, diary)
+        }
+        // Not a fast-forward after all: the caller commits the same files as a merge.
+        if moved { finishIntent() }
+        return moved
+    }
+
+    /// Committed (or nothing to commit): the record of an all-or-nothing change goes.
+    private func finishIntent() {
+        intent?.finish()
+        intent = nil
     }
 
     /// Commits everything this change wrote, in one commit, and releases the lock. Nil when
@@ -211,7 +230,7 @@ public final class Change {
     @discardableResult
     public func commit(_ message: String) throws -> String? {
         defer { lock = nil }
-        guard !touched.isEmpty else { intent?.finish(); intent = nil; return nil }
+        guard !touched.isEmpty else { finishIntent(); return nil }
         defer { recordInCache() }
         let id: String?
         do { id = try repository.commit(paths: touched, message: message) } catch {
@@ -219,8 +238,7 @@ public final class Change {
             throw Change.explained(error, repository, diary)
         }
         // Committed: the record goes (a kill before this line finds every file as HEAD has it).
-        intent?.finish()
-        intent = nil
+        finishIntent()
         return id
     }
 

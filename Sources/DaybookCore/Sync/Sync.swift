@@ -163,6 +163,9 @@ public enum DiarySync {
                 throw DaybookError(.git, "the remote's history holds a path daybook will not write: \(path)")
             }
         }
+        // The merge's files land together or not at all: a sync killed half way is rolled back
+        // by the next change, and the next sync merges again.
+        if merge.changes.count > 1 { try change.allOrNothing("sync") }
         for (path, content) in merge.changes {
             switch content {
             case let .blob(id)?: try change.write(repo.blob(id), to: path)
