@@ -17,7 +17,7 @@ extension DiaryCheck {
 
 public enum DiaryChecks {
     nonisolated(unsafe) public static var all: [DiaryCheck] = [
-        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
+        ConflictCopiesCheck(), LeftoverFilesCheck(), StaleGitLocksCheck(), RepositoryCheck(), UnfinishedChangeCheck(), SymbolicLinksCheck(), UncommittedCheck(), TemplateFieldsCheck(), CodingCheck(),
         StrokeFilesCheck(), PromptsCheck(),
     ]
 
@@ -107,7 +107,7 @@ struct LeftoverFilesCheck: DiaryCheck {
 /// Git lock files a killed command left: they block every commit until removed.
 struct StaleGitLocksCheck: DiaryCheck {
     func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
-        StaleGitLocks.stale(in: diary.root).map {
+        diary.staleGitLocks().map {
             Diagnostic(.error, "a git lock file left by a killed command blocks every commit (check --fix or the next daybook change removes it)",
                        at: SourceLocation(path: diary.displayPath($0)))
         }
@@ -116,7 +116,53 @@ struct StaleGitLocksCheck: DiaryCheck {
     func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
         let lock = try DiaryLock(stateFolder: diary.stateFolder)
         defer { _ = lock }
-        return StaleGitLocks.remove(in: diary.root).map { "removed \(diary.displayPath($0))" }
+        return try diary.clearGitLocks(killed: lock.killedHolder).map { "removed \(diary.displayPath($0))" }
+    }
+}
+
+/// The repository itself: HEAD on a branch that exists (or none yet), and every object of HEAD's
+/// history present. Each problem says what to do; `--fix` repairs none of them (only a remote, a
+/// backup or the person can).
+struct RepositoryCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        guard let repo = try? diary.repository() else { return [] }  // UncommittedCheck says so
+        if let problem = repo.headProblem() {
+            return [Diagnostic(.error, problem, at: SourceLocation(path: diary.displayPath(".git/HEAD")))]
+        }
+        return try repo.missingObjects().map { m in
+            switch m.kind {
+            case .blob:
+                return Diagnostic(.error, "its committed version (blob \(m.id.prefix(12)) of commit \(m.commit.prefix(7))) is missing from the repository; " + Repository.recovery,
+                                  at: SourceLocation(path: diary.displayPath(m.path)))
+            case .tree, .commit:
+                return Diagnostic(.error, "the \(m.kind.rawValue) \(m.id.prefix(12))\(m.path.isEmpty ? "" : " of \(m.path)") in the history of HEAD (commit \(m.commit.prefix(7))) is missing from the repository; " + Repository.recovery,
+                                  at: SourceLocation(path: diary.displayPath(".git")))
+            }
+        }
+    }
+
+    /// Whether the repository is whole enough to commit in (what the fixes that commit ask).
+    static func sound(_ diary: Diary) -> Bool {
+        guard let repo = try? diary.repository() else { return false }
+        return repo.headProblem() == nil && ((try? repo.missingObjects(limit: 1)) ?? []).isEmpty
+    }
+}
+
+/// A change of many files (`tag rename`, `import`, `rm`, ...) whose command was killed before its
+/// commit: its files are half changed until the next change rolls it back (ChangeIntent).
+struct UnfinishedChangeCheck: DiaryCheck {
+    func problems(in diary: Diary, entries: [Entry]) throws -> [Diagnostic] {
+        guard let left = ChangeIntent.pending(diary), !left.running else { return [] }
+        return [Diagnostic(.error, "`\(left.command)` was stopped before it finished and left up to \(left.files) file\(left.files == 1 ? "" : "s") half changed; the next daybook change (or check --fix) puts them back as the last commit has them, then run the command again",
+                           at: SourceLocation(path: diary.displayPath(".daybook/intent")))]
+    }
+
+    func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        guard let left = ChangeIntent.pending(diary), !left.running else { return [] }
+        let lock = try DiaryLock(stateFolder: diary.stateFolder)
+        defer { _ = lock }
+        guard let undone = try ChangeIntent.rollBack(diary, diary.repository()) else { return [] }
+        return ["rolled back `\(undone.command)`: \(undone.restored.count) file\(undone.restored.count == 1 ? "" : "s") put back as the last commit has them"]
     }
 }
 
@@ -138,6 +184,8 @@ struct UncommittedCheck: DiaryCheck {
             return [Diagnostic(.error, "the diary has no git repository: `daybook init` creates one and commits what is there",
                                at: SourceLocation(path: diary.displayPath(".git")))]
         }
+        // On a branch that is gone every file looks new: RepositoryCheck says what is wrong instead.
+        if repo.headProblem() != nil { return [] }
         return try repo.pendingChanges().map {
             Diagnostic(.warning, "not committed yet (\($0.kind == .deleted ? "deleted" : $0.kind == .added ? "new" : "changed")); the next daybook change or check --fix commits it",
                        at: SourceLocation(path: diary.displayPath($0.path)))
@@ -145,6 +193,8 @@ struct UncommittedCheck: DiaryCheck {
     }
 
     func fix(in diary: Diary, entries: [Entry]) throws -> [String] {
+        // A damaged repository is reported (RepositoryCheck), not committed into.
+        guard RepositoryCheck.sound(diary) else { return [] }
         let change = try Change(diary)
         return change.outsideCommit.map { ["committed edits made outside daybook as \($0.prefix(7))"] } ?? []
     }

@@ -80,12 +80,27 @@ public enum AtomicFile {
     /// RENAME_EXCHANGE), so what was replaced is still at hand: when it is not `expected` (an edit
     /// landed between the compare and the swap), it is swapped back. False (and `url` holds the
     /// outside version) when the file changed.
-    static func replace(_ url: URL, expected: Data, with data: Data) throws -> Bool {
+    /// A program appending (`open(…, 'a')`) writes through a descriptor to the file it opened,
+    /// which after the swap is the replaced one: its write would land there and be unlinked with it
+    /// (issue 38). So the compare and the swap are made under a read lease (F_SETLEASE) on the
+    /// file: granted only while no process has it open for writing (else this waits for it to be
+    /// closed, up to `busyWait` seconds, then fails saying so), and any open for writing from then
+    /// on waits for the lease and breaks it, which is seen before the replaced file goes: it is
+    /// then swapped back. Where leases are not to be had (a file system without them), the
+    /// compare-swap-compare alone.
+    static func replace(_ url: URL, expected: Data, with data: Data, busyWait: TimeInterval = 3) throws -> Bool {
         var mode: mode_t = 0o600
         var st = stat()
         if stat(url.path, &st) == 0 { mode = st.st_mode & 0o7777 }
         let (tmp, dir) = try writeTemporary(beside: url, mode: mode, sync: true) { fd in
             data.withUnsafeBytes { raw in raw.isEmpty || writeAll(fd, raw.baseAddress!, raw.count) }
+        }
+        let lease = ReadLease(url.path, wait: busyWait)
+        defer { lease.release() }
+        if lease.busy {
+            unlink(tmp)
+            throw DaybookError.io("another program keeps the file open for writing (daybook waited \(Int(busyWait)) s); nothing was changed: close it, then run the command again",
+                                  at: SourceLocation(path: url.path))
         }
         guard FileManager.default.contents(atPath: url.path) == expected else {
             unlink(tmp)
@@ -103,10 +118,13 @@ public enum AtomicFile {
             unlink(tmp)
             throw e
         }
-        // `tmp` now names the file that was replaced. Not what was compared: an outside edit
-        // landed in between; it goes back. A write into our new file in the moment before
-        // (its content is no longer `data`) is newer still and stays instead.
-        if FileManager.default.contents(atPath: tmp) != expected {
+        // `tmp` now names the file that was replaced. Not what was compared, not the file under
+        // the lease, or someone opening it to write (the lease broken; an open that began before
+        // the swap has a moment to reach the lease first): an outside edit landed or is landing
+        // in it; it goes back. A write into our new file in the moment before (its content is no
+        // longer `data`) is newer still and stays instead.
+        if lease.held { usleep(2_000) }
+        if lease.broken || !lease.isFile(tmp) || FileManager.default.contents(atPath: tmp) != expected || lease.broken {
             _ = exchange(AT_FDCWD, tmp, AT_FDCWD, url.path, 2)
             if FileManager.default.contents(atPath: tmp) != data { _ = exchange(AT_FDCWD, tmp, AT_FDCWD, url.path, 2) }
             unlink(tmp)
@@ -116,6 +134,54 @@ public enum AtomicFile {
         unlink(tmp)
         syncDirectory(dir)
         return true
+    }
+
+    /// A read lease on a file (fcntl F_SETLEASE, F_RDLCK; Linux): while held, no process has the
+    /// file open for writing, and one that opens it to write waits until it is released (up to the
+    /// kernel's lease-break-time) and breaks it.
+    final class ReadLease {
+        private var fd: Int32 = -1
+        private var inode = stat()
+        /// Held: the lease was granted. Busy: a process kept the file open for writing all along.
+        private(set) var held = false
+        private(set) var busy = false
+        private static let setLease: Int32 = 1024, getLease: Int32 = 1025  // F_SETLEASE, F_GETLEASE
+        private static let readLock: Int32 = 0, unlock: Int32 = 2           // F_RDLCK, F_UNLCK
+        /// A broken lease is told to its holder by SIGIO, whose default is to end the process.
+        private static let quietSignal: Void = { signal(SIGIO, SIG_IGN); return () }()
+
+        init(_ path: String, wait: TimeInterval) {
+            _ = ReadLease.quietSignal
+            fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0, fstat(fd, &inode) == 0, inode.st_mode & S_IFMT == S_IFREG else { return }
+            let deadline = Date().addingTimeInterval(wait)
+            var pause: useconds_t = 1_000
+            while fcntl(fd, ReadLease.setLease, ReadLease.readLock) != 0 {
+                // EAGAIN: open for writing somewhere. Anything else: no leases here.
+                guard errno == EAGAIN else { return }
+                if Date() >= deadline { busy = true; return }
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
+            held = true
+        }
+
+        /// Someone began opening the file to write since the lease was granted.
+        var broken: Bool { held && fcntl(fd, ReadLease.getLease) != ReadLease.readLock }
+
+        /// Whether `path` is the file under the lease.
+        func isFile(_ path: String) -> Bool {
+            guard fd >= 0 else { return true }
+            var st = stat()
+            return lstat(path, &st) == 0 && st.st_ino == inode.st_ino && st.st_dev == inode.st_dev
+        }
+
+        func release() {
+            if held { _ = fcntl(fd, ReadLease.setLease, ReadLease.unlock); held = false }
+            if fd >= 0 { close(fd); fd = -1 }
+        }
+
+        deinit { release() }
     }
 
     /// renameat2(2), which Glibc's Swift module does not declare; nil where the C library lacks it.

@@ -98,12 +98,15 @@ extension Repository {
     /// but only while it still points at that commit: the push reads the branch on the connection
     /// it sends on, and the remote accepts the update only from that value, so a push made
     /// meanwhile is never overwritten (false: fetch and merge it first).
+    /// `from`, when given, is the value of the remote branch the caller fetched (nil: it had none):
+    /// the branch is updated only while it still has that value (a compare-and-swap, on every
+    /// transport), else false.
     public func push(remote name: String, branch: String, to remoteBranch: String, replacing: String? = nil,
-                     progress: TransferProgress?) throws -> Bool {
+                     from fetched: String?? = .none, progress: TransferProgress?) throws -> Bool {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
         return try push(remote, source: "refs/heads/\(branch)", to: "refs/heads/\(remoteBranch)", replacing: replacing,
-                        label: name, url: remoteURL(name) ?? "?", progress: progress)
+                        fetched: fetched, label: name, url: remoteURL(name) ?? "?", progress: progress)
     }
 
     /// Pushes `source` to the reference `target` of `url`, with no remote configured for it;
@@ -112,25 +115,42 @@ extension Repository {
     func push(url: String, source: String, to target: String, replacing: String?, label: String, progress: TransferProgress?) throws -> Bool {
         let remote = try anonymousRemote(url)
         defer { git_remote_free(remote) }
-        return try push(remote, source: source, to: target, replacing: replacing, label: label, url: url, progress: progress)
+        return try push(remote, source: source, to: target, replacing: replacing, fetched: .none, label: label, url: url, progress: progress)
     }
 
-    private func push(_ remote: OpaquePointer?, source: String, to target: String, replacing: String?, label: String, url: String,
-                      progress: TransferProgress?) throws -> Bool {
+    /// A push updates the remote's reference only from the value read on the connection it sends
+    /// on (and, with `fetched`, only when that is the value the caller fetched; with `replacing`,
+    /// that commit): git's own protocol sends that value and the remote compares it under its
+    /// lock. libgit2's push into a repository on this machine (a path, `file://`) writes the
+    /// reference whatever it holds by then, so two syncs at once could move it back (issue 38):
+    /// there daybook copies the objects and moves the reference itself, by a compare-and-swap.
+    private func push(_ remote: OpaquePointer?, source: String, to target: String, replacing: String?, fetched: String??,
+                      label: String, url: String, progress: TransferProgress?) throws -> Bool {
         let session = RemoteSession(progress: progress)
         var opts = git_push_options()
         try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         session.install(&opts.callbacks)
         var moved = false
+        var local: Bool?
+        var failure: Error?
         // git_remote_push in two steps: the upload writes into the remote (under the user's umask,
         // as git would), the tracking refs it updates are the diary's (private).
         let code = withExtendedLifetime(session) { () -> Int32 in
             defer { git_remote_disconnect(remote) }
-            if let replacing {
-                // The reference is read on the connection the push then uses.
-                let connected = git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers)
-                if connected != 0 { return connected }
-                guard Repository.advertised(remote, target) == replacing else { moved = true; return 0 }
+            // The reference is read on the connection the push then uses.
+            let connected = git_remote_connect(remote, GIT_DIRECTION_PUSH, &opts.callbacks, &opts.proxy_opts, &opts.custom_headers)
+            if connected != 0 { return connected }
+            let advertised = Repository.advertised(remote, target)
+            if let replacing, advertised != replacing { moved = true; return 0 }
+            if case let .some(expected) = fetched, advertised != expected { moved = true; return 0 }
+            if let path = Repository.localPath(url) {
+                do {
+                    local = try pushLocal(into: path, source: source, target: target, from: advertised, force: replacing != nil,
+                                          remoteName: git_remote_name(remote).map { String(cString: $0) })
+                } catch {
+                    failure = error
+                }
+                return 0
             }
             let sent = withPathspec([(replacing == nil ? "" : "+") + source + ":" + target]) { spec in
                 PrivateUmask.asUser { git_remote_upload(remote, spec, &opts) }
@@ -138,13 +158,63 @@ extension Repository {
             return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
         }
         if moved { return false }
+        if let failure { throw failure }
+        if let local { return local }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
             throw remoteFailure("push to", label, url)
         }
         if let refusal = session.refusals.first {
-            if refusal.lowercased().contains("fast") || refusal.contains("fetch first") { return false }
+            // Moved meanwhile: not a fast-forward any more, or (git's receive-pack comparing the
+            // value this push read, under its lock) changed since it was read.
+            let moved = ["fast", "fetch first", "failed to update ref", "failed to lock", "cannot lock", "stale info"]
+            if moved.contains(where: refusal.lowercased().contains) { return false }
             throw DaybookError(.git, "cannot push to \(label) (\(url)): the remote refused: \(refusal)")
+        }
+        return true
+    }
+
+    /// The folder of a remote libgit2 reaches by its local transport: a `file://` URL, or a path
+    /// to a folder (as libgit2 decides); nil for any other URL.
+    static func localPath(_ url: String) -> String? {
+        if url.hasPrefix("file://") { return URL(string: url)?.path ?? String(url.dropFirst("file://".count)) }
+        var isDir: ObjCBool = false
+        guard !url.contains("://"), FileManager.default.fileExists(atPath: url, isDirectory: &isDir), isDir.boolValue else { return nil }
+        return url
+    }
+
+    /// Pushes `source` into the repository at `path` (on this machine): its objects as one pack,
+    /// then `target` moved from `current` (nil: it must not exist) to it by a compare-and-swap
+    /// under the reference's lock, a fast-forward unless `force`. False when the reference moved
+    /// meanwhile or the push is not a fast-forward; the tracking reference of a named remote follows.
+    private func pushLocal(into path: String, source: String, target: String, from current: String?, force: Bool,
+                           remoteName: String?) throws -> Bool {
+        guard let head = referenceID(source) else { throw DaybookError(.git, "no \(source) to push") }
+        if let current, !force {
+            var a = try oid(head), b = try oid(current)
+            guard current == head || (hasCommit(current) && git_graph_descendant_of(handle, &a, &b) == 1) else { return false }
+        }
+        let (pack, objects) = try self.pack(tips: [head], hiding: current.map { hasCommit($0) ? [$0] : [] } ?? [])
+        let moved: Bool = try PrivateUmask.asUser {
+            let remote = try Repository.open(URL(fileURLWithPath: path))
+            if objects > 0 { try remote.indexPack(pack) }
+            var new = try oid(head)
+            var out: OpaquePointer?
+            let code: Int32
+            if let current {
+                var old = try oid(current)
+                code = git_reference_create_matching(&out, remote.handle, target, &new, 1, &old, "push")
+            } else {
+                code = git_reference_create_matching(&out, remote.handle, target, &new, 0, nil, "push")
+            }
+            if out != nil { git_reference_free(out) }
+            if code == GIT_EMODIFIED.rawValue || code == GIT_EEXISTS.rawValue { return false }
+            try Repository.check(code, "git_reference_create_matching")
+            return true
+        }
+        guard moved else { return false }
+        if let remoteName, target.hasPrefix("refs/heads/") {
+            try setReference("refs/remotes/\(remoteName)/" + target.dropFirst("refs/heads/".count), to: head, message: "sync: push")
         }
         return true
     }

@@ -69,6 +69,7 @@ public enum Importer {
             }
         }
         let change = try Change(diary)
+        try change.allOrNothing("import \(format)")
         var paths: [String] = []
         for item in plan.entries {
             var draft = item.draft

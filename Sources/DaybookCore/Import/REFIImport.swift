@@ -307,6 +307,7 @@ public struct REFIImport {
             texts.append((n.draft, lines.text.text))
         }
         let change = try Change(diary)
+        try change.allOrNothing("import \(format)")
         if bookChanged { try change.write(book) }
         var paths: [String] = []
         for (path, _, apps) in edits {

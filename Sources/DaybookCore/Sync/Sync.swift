@@ -99,6 +99,8 @@ public enum DiarySync {
         while true {
             attempts += 1
             var theirs: String?
+            // The remote branch as this round fetched it: the push moves it only from there.
+            var fetched: String?? = .none
             // The remote's history is to be replaced by the diary's (on an encrypted remote: a
             // new sealed history of one pack).
             var replace = false
@@ -119,6 +121,7 @@ public enum DiarySync {
             } else {
                 try repo.fetch(remote: name, progress: progress)
                 theirs = repo.referenceID(tracking)
+                fetched = theirs
                 if let t = theirs, EncryptedRemote.isSealed(repo, commit: t) {
                     repo.removeReference(tracking)
                     throw DaybookError(.git, "\(name) (\(url)) is an encrypted remote: sync with it by `daybook sync \(name) --encrypt` (this device's key must be one of its recipients); nothing was merged")
@@ -150,7 +153,8 @@ public enum DiarySync {
                 // A sealed history is replaced only while the remote's branch is the sealed
                 // commit this sync fetched.
                 let sealedHead = sealed.flatMap { $0.plainHistory ? nil : $0.sealedCommit }
-                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: sealedHead ?? replaces, progress: progress)
+                pushed = try repo.push(remote: name, branch: branch, to: remoteBranch, replacing: sealedHead ?? replaces,
+                                       from: sealedHead == nil && replaces == nil ? fetched : .none, progress: progress)
                 report.replacedSealedHistory = report.replacedSealedHistory || (pushed && sealedHead != nil)
             }
             if pushed {
@@ -224,6 +228,9 @@ public enum DiarySync {
         // A tree from elsewhere must not write outside the diary or into the repository itself;
         // checked before anything is written.
         for (path, _) in merge.changes { try checkWritable(path) }
+        // The merge's files land together or not at all: a sync killed half way is rolled back
+        // by the next change, and the next sync merges again.
+        if merge.changes.count > 1 { try change.allOrNothing("sync") }
         for (path, content) in merge.changes {
             switch content {
             case let .blob(id)?: try change.write(repo.blob(id), to: path)

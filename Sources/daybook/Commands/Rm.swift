@@ -21,6 +21,8 @@ struct Rm: ParsableCommand {
         let change = try Change(diary)
         let rels = try EntryReference(change).resolveMany(entries) { input }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named") }
+        // An entry goes with its strokes and attachments, many entries together, or none.
+        try change.allOrNothing("rm")
         let titles = rels.map { diary.readEntry($0).entry?.title ?? (($0 as NSString).lastPathComponent) }
         for rel in rels {
             try change.remove(rel)

@@ -13,6 +13,8 @@ struct Undo: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let change = try Change(diary)
+        // Undoing a commit of many files (a tag rename) writes them all back, or none.
+        try change.allOrNothing("undo")
         let (commit, _) = try History.undo(in: change)
         let subject = commit.message.split(separator: "\n").first.map(String.init) ?? commit.shortID
         guard try change.commit("undo: \(subject)\n\nThis reverts commit \(commit.id).") != nil else {

@@ -26,6 +26,7 @@ struct CodeMerge: ParsableCommand {
         let defined = sources.contains(where: book.contains)
         try book.merge(sources, into: target)
         let change = try Change(diary)
+        try change.allOrNothing("code merge")
         let titles = try CodeCommand.recode(diary, in: change) { sources.contains($0) ? target : nil }
         guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: none of \(sources.joined(separator: ", ")) is in the codebook or in any entry") }
         try change.write(book)

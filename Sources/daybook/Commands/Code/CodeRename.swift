@@ -21,6 +21,7 @@ struct CodeRename: ParsableCommand {
         let defined = book.contains(old)
         if defined { try book.rename(old, to: new) }
         let change = try Change(diary)
+        try change.allOrNothing("code rename \(old) \(new)")
         let titles = try CodeCommand.recode(diary, in: change) { $0 == old ? new : nil }
         guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: no code `\(old)` in the codebook or in any entry") }
         try change.write(book)

@@ -32,6 +32,7 @@ struct TagCommand: ParsableCommand {
         let change = try Change(diary)
         let rels = try EntryReference(change).resolveMany([entryArgument]) { input }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named on stdin") }
+        if rels.count > 1 { try change.allOrNothing(sign == "+" ? "tag add" : "tag rm") }
         var titles: [String] = []
         var changed = Set<String>()
         for rel in rels {

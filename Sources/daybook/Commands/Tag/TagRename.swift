@@ -28,6 +28,7 @@ struct TagRename: ParsableCommand {
         Terminal.warnings(diags)
         guard !entries.isEmpty else { throw DaybookError.nothing("daybook: no entry has the tag #\(old)") }
         let change = dryRun ? nil : try Change(diary)
+        try change?.allOrNothing("tag rename #\(old) #\(new)")
         var changed: [String] = []
         for e in entries {
             var report = ""
