@@ -5,8 +5,22 @@ import Foundation
 enum Diagnostics {
     static func of(_ doc: Document) -> [LSPDiagnostic] {
         guard let a = doc.analysis, let (context, _) = doc.place else { return [] }
-        return a.check.problems.map { lsp($0, lines: a.lines, context: context) }
+        var out = a.check.problems.map { lsp($0, lines: a.lines, context: context) }
+        if !doc.diskChanges.isEmpty {
+            let top = lines0(a.lines)
+            out.append(LSPDiagnostic(range: top, severity: 3, message: diskNotice(doc.diskChanges),
+                                     data: .object([("diskChanged", .bool(true))])))
+        }
+        return out
     }
+
+    /// What the server says when the file changed on disk under the open buffer.
+    static func diskNotice(_ changes: [String]) -> String {
+        "the file changed on disk since it was opened (\(changes.joined(separator: ", "))): saving keeps that change "
+            + "(merged as sync merges, or refused if it collides with yours); the code action “Take the change made on disk” brings it in now"
+    }
+
+    static func lines0(_ lines: TextLines) -> LSPRange { lines.contentRange(line: 0) }
 
     /// The range of a problem: its own where it has an end (a link), else from its column (or
     /// the line's first non-blank character) to the end of the line's content. Without a line, the first line (the `---` that opens the entry).
