@@ -305,3 +305,22 @@ def test_headers_ending_in_bare_line_feeds_are_read(diary):
         assert c.read(timeout=10)["result"]["capabilities"]
     finally:
         c.close()
+
+
+# --- 6. ranges ----------------------------------------------------------------------------------
+
+
+def test_a_bad_tag_and_an_unknown_code_are_marked_alone(diary, client):
+    p = one_entry(diary)
+    text = p.read_text().replace("---\n", "---\ntags: [ok, \"bad tag!\", fine]  # mine\nmood: 9 # high\ncodes:\n  - code: frustraton\n    quote: \"login failed\"\n", 1)
+    c = client()
+    diags = c.open(p, text)
+
+    def marked(part):
+        d = next(d for d in diags if part in d["message"])
+        r = d["range"]
+        assert r["start"]["line"] == r["end"]["line"]
+        return text.split("\n")[r["start"]["line"]][r["start"]["character"]:r["end"]["character"]]
+    assert marked("is not a tag") == "\"bad tag!\""
+    assert marked("off the scale") == "9"
+    assert marked("`frustraton` is not in the codebook") == "frustraton"
