@@ -113,7 +113,8 @@ public final class LanguageServer {
             return NoResult()
         case "textDocument/completion":
             let p = try params(TextDocumentPositionParams.self, data)
-            return CompletionList(items: document(p.textDocument).map { Completion.items($0, at: p.position) } ?? [])
+            guard let doc = document(p.textDocument) else { return CompletionList(items: []) }
+            return LinkFeatures.completion(doc, at: p.position) ?? CompletionList(items: Completion.items(doc, at: p.position))
         case "textDocument/codeAction":
             let p = try params(CodeActionParams.self, data)
             return document(p.textDocument).map { CodeActions.actions($0, params: p) } ?? []
@@ -122,10 +123,19 @@ public final class LanguageServer {
             return try execute(p)
         case "textDocument/hover":
             let p = try params(TextDocumentPositionParams.self, data)
-            return AnyEncodable(document(p.textDocument).flatMap { HoverInfo.hover($0, at: p.position) })
+            return AnyEncodable(document(p.textDocument).flatMap { LinkFeatures.hover($0, at: p.position) ?? HoverInfo.hover($0, at: p.position) })
         case "textDocument/definition":
             let p = try params(TextDocumentPositionParams.self, data)
-            return AnyEncodable(document(p.textDocument).flatMap { Navigation.definition($0, at: p.position) })
+            return AnyEncodable(document(p.textDocument).flatMap { LinkFeatures.definition($0, at: p.position) ?? Navigation.definition($0, at: p.position) })
+        case "textDocument/references":
+            let p = try params(ReferenceParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.references($0, at: p.position) } ?? []
+        case "textDocument/documentLink":
+            let p = try params(TextDocumentParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.documentLinks($0) } ?? []
+        case "textDocument/documentSymbol":
+            let p = try params(TextDocumentParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.symbols($0) } ?? []
         case "workspace/symbol":
             let p = try params(WorkspaceSymbolParams.self, data)
             return Navigation.symbols(matching: p.query, in: Array(contexts.values))

@@ -324,3 +324,63 @@ def test_a_bad_tag_and_an_unknown_code_are_marked_alone(diary, client):
     assert marked("is not a tag") == "\"bad tag!\""
     assert marked("off the scale") == "9"
     assert marked("`frustraton` is not in the codebook") == "frustraton"
+
+
+# --- 7. links as zk's server offers them ---------------------------------------------------------
+
+
+def two_linked(diary):
+    diary.ok("new", "-t", "ward", "-m", "Rounds at six.\nThe new tablets arrived.", "Ward round", env={"DAYBOOK_NOW": "2026-11-20T06:00:00+01:00"})
+    [a] = diary.entries()
+    body = f"# Night\n\nAfter [[{a.stem}]] and [[{a.stem[:15]}|the round]] it was calm.\n\n## Later\n\nNothing.\n"
+    diary.ok("new", "-m", body, "Night")
+    [b] = [e for e in diary.entries() if e != a]
+    return a, b
+
+
+def at(text, needle, offset=0):
+    lines = text.split("\n")
+    n = next(i for i, l in enumerate(lines) if needle in l)
+    return {"line": n, "character": lines[n].index(needle) + offset}
+
+
+def test_links_lead_preview_and_are_listed(diary, client):
+    a, b = two_linked(diary)
+    c = client()
+    text = b.read_text()
+    c.open(b, text)
+    where = at(text, "[[", 3)
+    d = c.request("textDocument/definition", {"textDocument": {"uri": b.as_uri()}, "position": where})["result"]
+    assert d["uri"] == a.as_uri()
+    h = c.request("textDocument/hover", {"textDocument": {"uri": b.as_uri()}, "position": where})["result"]
+    assert "**Ward round**" in h["contents"]["value"] and "Rounds at six." in h["contents"]["value"] and "#ward" in h["contents"]["value"]
+    links = c.request("textDocument/documentLink", {"textDocument": {"uri": b.as_uri()}})["result"]
+    assert [l["target"] for l in links] == [a.as_uri(), a.as_uri()]
+    line = text.split("\n")[links[1]["range"]["start"]["line"]]
+    assert line[links[1]["range"]["start"]["character"]:links[1]["range"]["end"]["character"]] == f"[[{a.stem[:15]}|the round]]"
+    symbols = c.request("textDocument/documentSymbol", {"textDocument": {"uri": b.as_uri()}})["result"]
+    assert [s["name"] for s in symbols] == ["Night"] and [s["name"] for s in symbols[0]["children"]] == ["Later"]
+    # The linked entry's backlinks: both links of the other entry.
+    c.open(a, a.read_text())
+    refs = c.request("textDocument/references", {"textDocument": {"uri": a.as_uri()}, "position": {"line": 0, "character": 0},
+                                                 "context": {"includeDeclaration": False}})["result"]
+    assert [r["uri"] for r in refs] == [b.as_uri(), b.as_uri()]
+
+
+def test_double_bracket_completion_offers_entries_by_title_and_id(diary, client):
+    a, b = two_linked(diary)
+    c = client()
+    text = b.read_text() + "Compare [[war"
+    c.open(b, text)
+    end = {"line": len(text.split("\n")) - 1, "character": len(text.split("\n")[-1])}
+    items = c.request("textDocument/completion", {"textDocument": {"uri": b.as_uri()}, "position": end})["result"]["items"]
+    [item] = items
+    assert item["label"] == "Ward round" and a.stem in item["detail"] and "2026-11-20 06:00" in item["detail"]
+    assert item["textEdit"]["newText"] == a.stem + "]]"
+    assert item["textEdit"]["range"]["start"]["character"] == end["character"] - 3
+    # By id, and before an existing `]]`: the id alone.
+    text2 = b.read_text() + "See [[2026-11-20]]"
+    c.write(c.change(b, 2, text2))
+    pos = {"line": len(text2.split("\n")) - 1, "character": len(text2.split("\n")[-1]) - 2}
+    items = c.request("textDocument/completion", {"textDocument": {"uri": b.as_uri()}, "position": pos})["result"]["items"]
+    assert [i["textEdit"]["newText"] for i in items] == [a.stem]

@@ -64,6 +64,16 @@ final class DiaryContext {
         }
     }
 
+    /// The links to the entry at `path` from the others: read over the diary once, kept until
+    /// an entry changes (LiveDiary), so each `references` after the first is a look-up.
+    func backlinks(to path: String) -> [LinkIndex.Backlink] {
+        let links = entryLinks
+        let index = lock.withLock {
+            try? live.derived("lsp.backlinks") { s in LinkIndex(s.entries(0..<s.count, parts: .title), links: links) }
+        }
+        return index?.backlinks[path] ?? []
+    }
+
     /// The diary's rule for links: a `[[prefix]]` is looked up in the ids of the kept snapshot.
     var entryLinks: EntryLinks { (try? live.entryLinks()) ?? EntryLinks(diary) }
 
