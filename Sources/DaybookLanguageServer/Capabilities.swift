@@ -23,6 +23,7 @@ enum Capabilities {
                 ("referencesProvider", .bool(true)),
                 ("documentLinkProvider", .object([("resolveProvider", .bool(false))])),
                 ("documentSymbolProvider", .bool(true)),
+                ("renameProvider", .bool(true)),
                 ("workspaceSymbolProvider", .bool(true)),
                 ("inlayHintProvider", .bool(true)),
                 ("documentHighlightProvider", .bool(true)),

@@ -127,6 +127,10 @@ public final class LanguageServer {
         case "textDocument/definition":
             let p = try params(TextDocumentPositionParams.self, data)
             return AnyEncodable(document(p.textDocument).flatMap { LinkFeatures.definition($0, at: p.position) ?? Navigation.definition($0, at: p.position) })
+        case "textDocument/rename":
+            let p = try params(RenameParams.self, data)
+            guard let doc = document(p.textDocument) else { throw ResponseError.invalidParams("\(p.textDocument.uri) is not open") }
+            return try rename(doc, at: p.position, to: p.newName)
         case "textDocument/references":
             let p = try params(ReferenceParams.self, data)
             return document(p.textDocument).map { LinkFeatures.references($0, at: p.position) } ?? []
@@ -340,6 +344,46 @@ public final class LanguageServer {
             other.forget()
             publish(other)
         }
+    }
+
+    /// Renames the tag or the code at the position across the diary, as `tag rename` and `code
+    /// rename` do (the same core functions, one commit); the answer changes the open buffers the
+    /// same way, so they follow the files.
+    private func rename(_ doc: Document, at p: Position, to newName: String) throws -> WorkspaceEdit {
+        guard let a = doc.analysis, let (context, _) = doc.place, let at = EntryPlace(a, p) else {
+            throw ResponseError.requestFailed("rename works on a tag or a code of an entry")
+        }
+        let diary = context.diary
+        let editText: (inout EntryText) -> Void
+        let summary: String
+        if let code = HoverInfo.code(doc, at: p) {
+            let new = try CodeApplication.codeName(newName)
+            summary = try CodeRenaming.rename(code, to: new, in: diary).summary
+            editText = { CodeRenaming.recode(&$0) { $0 == code ? new : nil } }
+        } else if let tag = HoverInfo.tag(a, at) {
+            let new = Tag.normalize(newName.hasPrefix("#") ? String(newName.dropFirst()) : newName)
+            guard Tag.isValid(new) else { throw ResponseError.requestFailed("`\(newName)` is not a tag: use letters, digits, _, - and /") }
+            var diags: [DaybookCore.Diagnostic] = []
+            let entries = TagRenaming.entries(with: tag, in: diary, diagnostics: &diags)
+            summary = try TagRenaming.rename(tag, to: new, entries: entries, in: diary)
+            editText = { TagRenaming.edit(&$0, tag, to: new) }
+        } else {
+            throw ResponseError.requestFailed("rename works on a tag or a code (put the cursor on one)")
+        }
+        var changes: [String: [TextEdit]] = [:]
+        for other in documents.values where other.place?.context === context {
+            guard let rel = other.place?.rel, var text = try? EntryText(other.text, path: rel) else { continue }
+            editText(&text)
+            if let e = TextDiff.edit(from: TextLines(other.text), to: text.text) { changes[other.uri] = [e] }
+            // The files changed by this server's own commit: no notice of a change on disk.
+            other.diskStamp = FileStamp.of(diary.url(rel).path)
+            other.diskText = diary.regularFileContents(rel).flatMap { String(validatingUTF8Data: $0) }
+            if other.diskText == text.text { other.base = diary.committedVersion(of: rel) ?? other.base }
+            other.forget()
+            if !unpublished.contains(other.uri) { unpublished.append(other.uri) }
+        }
+        showMessage("daybook: renamed \(summary)", type: 3)
+        return WorkspaceEdit(changes: changes)
     }
 
     private func applyEdit(_ edit: WorkspaceEdit, label: String) {

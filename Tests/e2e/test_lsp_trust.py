@@ -384,3 +384,35 @@ def test_double_bracket_completion_offers_entries_by_title_and_id(diary, client)
     pos = {"line": len(text2.split("\n")) - 1, "character": len(text2.split("\n")[-1]) - 2}
     items = c.request("textDocument/completion", {"textDocument": {"uri": b.as_uri()}, "position": pos})["result"]["items"]
     assert [i["textEdit"]["newText"] for i in items] == [a.stem]
+
+
+def test_rename_of_a_tag_and_of_a_code_changes_the_diary_in_one_commit_each(diary, client):
+    diary.ok("new", "-t", "ward", "-m", "Rounds with #ward staff. The login failed.", "Round")
+    diary.ok("new", "-t", "ward", "-m", "Quiet.", "Night")
+    diary.ok("code", "define", "frustration")
+    a = next(e for e in diary.entries() if "round" in e.name)
+    diary.ok("code", "add", a.stem, "frustration", "--quote", "login failed")
+    commits = diary.commits()
+    c = client()
+    text = a.read_text()
+    c.open(a, text)
+    answer = c.request("textDocument/rename", {"textDocument": {"uri": a.as_uri()}, "position": at(text, "ward", 1), "newName": "wards"})
+    assert "error" not in answer, answer
+    assert diary.commits() == commits + 1
+    assert diary.git("log", "-1", "--format=%s").strip() == "tag rename: #ward → #wards (2 entries)"
+    assert all("wards" in e.read_text() and "[ward]" not in e.read_text() for e in diary.entries())
+    assert "#wards staff" in a.read_text()
+    [edit] = answer["result"]["changes"][a.as_uri()]
+    assert "wards" in edit["newText"]
+    # A code, from its place in `codes:`.
+    text = a.read_text()
+    c.write(c.change(a, 2, text))
+    answer = c.request("textDocument/rename", {"textDocument": {"uri": a.as_uri()}, "position": at(text, "frustration", 2),
+                                               "newName": "annoyance"})
+    assert "error" not in answer, answer
+    assert diary.commits() == commits + 2
+    assert diary.git("log", "-1", "--format=%s").strip() == "code rename: frustration → annoyance (1 entry)"
+    assert "annoyance" in (diary.path / "codebook.yml").read_text() and "code: annoyance" in a.read_text()
+    # Neither a tag nor a code: an error, nothing changed.
+    answer = c.request("textDocument/rename", {"textDocument": {"uri": a.as_uri()}, "position": at(text, "Rounds", 1), "newName": "x"})
+    assert answer["error"]["code"] == -32803 and diary.commits() == commits + 2

@@ -142,3 +142,9 @@ struct ReferenceParams: Decodable {
     var textDocument: TextDocumentIdentifier
     var position: Position
 }
+
+struct RenameParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+    var newName: String
+}
