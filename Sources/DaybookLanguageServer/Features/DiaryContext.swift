@@ -15,7 +15,8 @@ final class DiaryContext {
 
     init(diary: Diary, environment: [String: String]) {
         live = LiveDiary(diary, environment: environment)
-        lastGood = diary
+        // The live diary's own (its clock asked at each read), never the one opened at start.
+        lastGood = (try? live.diary()) ?? diary
     }
 
     /// The diary with its settings as they are now; while daybook.yml does not read (being
