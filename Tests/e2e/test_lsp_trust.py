@@ -384,6 +384,12 @@ def test_double_bracket_completion_offers_entries_by_title_and_id(diary, client)
     pos = {"line": len(text2.split("\n")) - 1, "character": len(text2.split("\n")[-1]) - 2}
     items = c.request("textDocument/completion", {"textDocument": {"uri": b.as_uri()}, "position": pos})["result"]["items"]
     assert [i["textEdit"]["newText"] for i in items] == [a.stem]
+    # Inside the id of `[[ID|label]]`: the id alone, the label kept.
+    text3 = b.read_text() + "See [[ward|the round]]"
+    c.write(c.change(b, 3, text3))
+    pos = {"line": len(text3.split("\n")) - 1, "character": len("See [[ward")}
+    items = c.request("textDocument/completion", {"textDocument": {"uri": b.as_uri()}, "position": pos})["result"]["items"]
+    assert [i["textEdit"]["newText"] for i in items] == [a.stem]
 
 
 def test_rename_of_a_tag_and_of_a_code_changes_the_diary_in_one_commit_each(diary, client):
