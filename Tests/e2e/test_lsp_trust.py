@@ -422,3 +422,35 @@ def test_rename_of_a_tag_and_of_a_code_changes_the_diary_in_one_commit_each(diar
     # Neither a tag nor a code: an error, nothing changed.
     answer = c.request("textDocument/rename", {"textDocument": {"uri": a.as_uri()}, "position": at(text, "Rounds", 1), "newName": "x"})
     assert answer["error"]["code"] == -32803 and diary.commits() == commits + 2
+
+
+# --- the same rule for `daybook edit` -------------------------------------------------------------
+
+
+def test_daybook_edit_keeps_a_tag_added_while_the_editor_was_open(diary, tmp_path):
+    """The editor loads the file, a script adds a tag, the editor writes back its buffer plus a line."""
+    p = one_entry(diary)
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f"""#!/bin/sh
+cp "$1" {tmp_path}/loaded
+"{diary.bin}" tag add {p.stem} fromcli >/dev/null || exit 3
+cat {tmp_path}/loaded > "$1"
+echo "Typed in the editor." >> "$1"
+""")
+    editor.chmod(0o755)
+    r = diary.ok("edit", p.stem, env={"EDITOR": str(editor)})
+    assert "kept the change committed while the editor was open (`tags`)" in r.err + r.out
+    committed = diary.git("show", f"HEAD:{p.relative_to(diary.path)}")
+    assert "fromcli" in committed and "Typed in the editor." in committed and p.read_text() == committed
+    # Both changed the body's last line: refused, exit 2, nothing committed, the file as the editor left it.
+    editor.write_text(f"""#!/bin/sh
+cp "$1" {tmp_path}/loaded
+"{diary.bin}" append {p.stem} -m "From the shell." >/dev/null || exit 3
+cat {tmp_path}/loaded > "$1"
+echo "Typed again." >> "$1"
+""")
+    commits = diary.commits()
+    r = diary.run("edit", p.stem, env={"EDITOR": str(editor)})
+    assert r.rc == 2 and "saving would lose" in r.err and "the body" in r.err, r
+    assert diary.commits() == commits + 1  # the append's own commit only
+    assert "Typed again." in p.read_text() and "From the shell." in diary.git("show", f"HEAD:{p.relative_to(diary.path)}")

@@ -36,12 +36,14 @@ extension Diary {
     /// error says what the save would lose. Only the entry, its stroke file and its attachments
     /// are committed: other files changed outside daybook are left for the next command. With
     /// `commit` false (`lsp: {commit_on_save: false}`), the merge is written and nothing committed.
+    /// With `outsideEdits` (`daybook edit`), other files changed outside daybook are committed
+    /// apart first, as every command does, instead of being left.
     @discardableResult
-    public func commitSave(of rel: String, base: EditBase?, commit: Bool = true) throws -> SaveOutcome {
+    public func commitSave(of rel: String, base: EditBase?, commit: Bool = true, outsideEdits: Bool = false) throws -> SaveOutcome {
         let display = displayPath(rel)
         guard let data = regularFileContents(rel) else { throw DaybookError.io("cannot read the file", at: SourceLocation(path: display)) }
         guard let saved = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
-        let change = try Change(self, excluding: [rel], outsideEdits: false)
+        let change = try Change(self, excluding: [rel], outsideEdits: outsideEdits)
         var kept: [String] = []
         var written: String?
         if let base, let head = committedVersion(of: rel), head.version != base.version, head.text != saved {
