@@ -2,22 +2,6 @@
 import Foundation
 
 extension Diary {
-    /// Commits the entry at `rel`, changed in place by someone else than daybook, as
-    /// `edit: TITLE` (outside edits of other files are committed apart first, SPEC §4.1). The file
-    /// must parse: otherwise its problems are thrown and nothing is committed, so a broken entry
-    /// never reaches history as if it were sound. Returns the entry and the commit, nil when the
-    /// file is as committed.
-    @discardableResult
-    public func commitEdit(of rel: String) throws -> (entry: Entry, commit: String?) {
-        let outcome = readEntry(rel)
-        guard let entry = outcome.entry else {
-            throw outcome.problems.first ?? DaybookError.input("the entry cannot be read", at: SourceLocation(path: displayPath(rel)))
-        }
-        let change = try Change(self, excluding: [rel])
-        change.touch(rel)
-        return (entry, try change.commit("edit: \(entry.title)"))
-    }
-
     /// The text of `rel` as HEAD has it, with its blob id; nil when HEAD has no such file (or
     /// no commit) or it is not UTF-8.
     public func committedVersion(of rel: String) -> EditBase? {
