@@ -2,7 +2,8 @@
 """Times `daybook lsp` over stdio on a generated diary, as an editor drives it: server start to the
 first diagnostics of an opened entry, diagnostics after a keystroke (an incremental change) on a
 10,000-word entry, completion of tags and of codes (the first of each kind on a server just
-started, as a person meets it; later ones), and the server's memory (its peak resident set).
+started, as a person meets it; later ones), `[[` completion and references (backlinks), and the
+server's memory (its peak resident set).
 
 Usage: bench/lsp.py N [--bin PATH] [--keys K] [--starts S] [--pause SECONDS]
 Generates a diary of N entries with bench/generate.py under bench/out/lsp-N (kept for the next run),
@@ -172,6 +173,32 @@ def main():
         complete(s, what)
         times = [complete(s, what) for _ in range(20)]
         rows.append((f"{what} completion, later ones", statistics.median(times), min(times), "≤ 0.050 s"))
+
+    # Links (issue 40): `[[` completion by title, and references (backlinks) of an entry, the first
+    # of each on this server (the links of the diary are read once, then kept), then later ones.
+    link_uri = (diary / "entries/2026/11/2026-11-21-2340-links.md").as_uri()
+    link_text = "---\ndate: 2026-11-21T23:40:00+01:00\n---\nSee [[ni"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": link_uri, "languageId": "markdown", "version": 1, "text": link_text}})
+    s.diagnostics(link_uri, 1)
+
+    def timed(method, params):
+        t = time.perf_counter()
+        r = s.request(method, params)
+        took = time.perf_counter() - t
+        assert "result" in r, r
+        return took, r["result"]
+
+    link_at = {"textDocument": {"uri": link_uri}, "position": {"line": 3, "character": len("See [[ni")}}
+    took, result = timed("textDocument/completion", link_at)
+    assert result["items"], result
+    times = [timed("textDocument/completion", link_at)[0] for _ in range(20)]
+    rows.append(("`[[` completion, first", took, None, "≤ 0.050 s"))
+    rows.append(("`[[` completion, later ones", statistics.median(times), min(times), "≤ 0.050 s"))
+    ref_at = {"textDocument": {"uri": small.as_uri()}, "position": {"line": 0, "character": 0}, "context": {"includeDeclaration": False}}
+    took, _ = timed("textDocument/references", ref_at)
+    times = [timed("textDocument/references", ref_at)[0] for _ in range(10)]
+    rows.append(("references (backlinks), first", took, None, "≤ 0.100 s"))
+    rows.append(("references (backlinks), later ones", statistics.median(times), min(times), "≤ 0.100 s"))
 
     rss = s.status("VmRSS")
     peaks.append(stop(s))

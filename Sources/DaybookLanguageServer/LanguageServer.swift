@@ -18,6 +18,9 @@ public final class LanguageServer {
     private var documents: [String: Document] = [:]
     private var contexts: [String: DiaryContext] = [:]
     private var nextRequest = 1
+    /// Documents changed since their diagnostics were last published, by URI: published once no
+    /// whole message waits, whatever the messages between were (a hover, a completion).
+    private var unpublished: [String] = []
 
     public init(input: Int32 = 0, output: Int32 = 1, environment: [String: String] = ProcessInfo.processInfo.environment) {
         reader = FrameReader(fd: input)
@@ -41,8 +44,12 @@ public final class LanguageServer {
                 send(Response<NoResult>(id: nil, error: .parse("malformed message: \(why)")))
                 return 1
             case let .message(data):
+                noticeDiskChanges()
                 handle(data)
                 if exitRequested { return shuttingDown ? 0 : 1 }
+                // Keystrokes that came in together are checked once, after the last; but every
+                // document changed gets its diagnostics, for its last version.
+                if !reader.hasWholeFrame { publishChanged() }
             }
         }
         return 1
@@ -51,9 +58,24 @@ public final class LanguageServer {
     // MARK: Dispatch
 
     private func handle(_ data: Data) {
+        // JSON that is not a request (a batch, an id of 1.5 or null) is an invalid request
+        // (-32600), answered with a null id; only text that is not JSON is a parse error (-32700).
+        do {
+            let shape = try decoder.decode(IncomingShape.self, from: data)
+            guard shape.idIsValid else {
+                send(Response<NoResult>(id: nil, error: .invalidRequest("`id` must be an integer or a string")))
+                return
+            }
+        } catch DecodingError.typeMismatch {
+            send(Response<NoResult>(id: nil, error: .invalidRequest("a message must be one JSON object (LSP has no batches)")))
+            return
+        } catch {
+            send(Response<NoResult>(id: nil, error: .parse("the message is not JSON: \(Self.short(error))")))
+            return
+        }
         let head: IncomingHead
         do { head = try decoder.decode(IncomingHead.self, from: data) } catch {
-            send(Response<NoResult>(id: nil, error: .parse("the message is not JSON-RPC: \(Self.short(error))")))
+            send(Response<NoResult>(id: nil, error: .invalidRequest("the message is not JSON-RPC: \(Self.short(error))")))
             return
         }
         guard let method = head.method else {
@@ -68,6 +90,7 @@ public final class LanguageServer {
         }
         do {
             if !initialized && method != "initialize" { throw ResponseError.serverNotInitialized() }
+            if initialized && method == "initialize" { throw ResponseError.invalidRequest("the server is initialized already") }
             if shuttingDown { throw ResponseError.invalidRequestAfterShutdown() }
             let result = try request(method, data)
             send(Response(id: id, result: AnyEncodable(result)))
@@ -90,7 +113,8 @@ public final class LanguageServer {
             return NoResult()
         case "textDocument/completion":
             let p = try params(TextDocumentPositionParams.self, data)
-            return CompletionList(items: document(p.textDocument).map { Completion.items($0, at: p.position) } ?? [])
+            guard let doc = document(p.textDocument) else { return CompletionList(items: []) }
+            return LinkFeatures.completion(doc, at: p.position) ?? CompletionList(items: Completion.items(doc, at: p.position))
         case "textDocument/codeAction":
             let p = try params(CodeActionParams.self, data)
             return document(p.textDocument).map { CodeActions.actions($0, params: p) } ?? []
@@ -99,10 +123,23 @@ public final class LanguageServer {
             return try execute(p)
         case "textDocument/hover":
             let p = try params(TextDocumentPositionParams.self, data)
-            return AnyEncodable(document(p.textDocument).flatMap { HoverInfo.hover($0, at: p.position) })
+            return AnyEncodable(document(p.textDocument).flatMap { LinkFeatures.hover($0, at: p.position) ?? HoverInfo.hover($0, at: p.position) })
         case "textDocument/definition":
             let p = try params(TextDocumentPositionParams.self, data)
-            return AnyEncodable(document(p.textDocument).flatMap { Navigation.definition($0, at: p.position) })
+            return AnyEncodable(document(p.textDocument).flatMap { LinkFeatures.definition($0, at: p.position) ?? Navigation.definition($0, at: p.position) })
+        case "textDocument/rename":
+            let p = try params(RenameParams.self, data)
+            guard let doc = document(p.textDocument) else { throw ResponseError.invalidParams("\(p.textDocument.uri) is not open") }
+            return try rename(doc, at: p.position, to: p.newName)
+        case "textDocument/references":
+            let p = try params(ReferenceParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.references($0, at: p.position) } ?? []
+        case "textDocument/documentLink":
+            let p = try params(TextDocumentParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.documentLinks($0) } ?? []
+        case "textDocument/documentSymbol":
+            let p = try params(TextDocumentParams.self, data)
+            return document(p.textDocument).map { LinkFeatures.symbols($0) } ?? []
         case "workspace/symbol":
             let p = try params(WorkspaceSymbolParams.self, data)
             return Navigation.symbols(matching: p.query, in: Array(contexts.values))
@@ -133,6 +170,13 @@ public final class LanguageServer {
                 let p = try params(DidOpenParams.self, data).textDocument
                 let doc = Document(uri: p.uri, version: p.version, text: p.text, place: place(of: p.uri))
                 documents[p.uri] = doc
+                if let (context, rel) = doc.place {
+                    // The file as the buffer was made from it, and the version committed then.
+                    let path = context.diary.url(rel).path
+                    doc.diskStamp = FileStamp.of(path)
+                    doc.diskText = context.diary.regularFileContents(rel).flatMap { String(validatingUTF8Data: $0) }
+                    doc.base = doc.diskText.map { EditBase(text: $0, version: context.diary.committedVersion(of: rel)?.version ?? "") }
+                }
                 if doc.place == nil, let path = Document.path(ofURI: p.uri), path.hasSuffix(".md") {
                     log("daybook lsp: \(path) is not an entry of a diary; nothing to check")
                 }
@@ -142,14 +186,15 @@ public final class LanguageServer {
                 guard let doc = documents[p.textDocument.uri] else { return }
                 for change in p.contentChanges { doc.apply(change) }
                 doc.version = p.textDocument.version
-                // Keystrokes that came in together are checked once, after the last.
-                if !reader.hasWholeFrame { publish(doc) }
+                if doc.diskText == doc.text { doc.diskChanges = [] }
+                if !unpublished.contains(doc.uri) { unpublished.append(doc.uri) }
             case "textDocument/didSave":
                 let p = try params(DidSaveParams.self, data)
                 guard let doc = documents[p.textDocument.uri] else { return }
                 save(doc)
             case "textDocument/didClose":
                 let p = try params(DidCloseParams.self, data)
+                unpublished.removeAll { $0 == p.textDocument.uri }
                 if let doc = documents.removeValue(forKey: p.textDocument.uri) {
                     send(OutgoingNotification(method: "textDocument/publishDiagnostics", params: PublishDiagnosticsParams(uri: doc.uri, diagnostics: [])))
                 }
@@ -192,7 +237,37 @@ public final class LanguageServer {
         }
     }
 
+    /// Publishes the diagnostics of every document changed since they were last published.
+    private func publishChanged() {
+        let uris = unpublished
+        unpublished = []
+        for uri in uris { if let doc = documents[uri] { publish(doc) } }
+    }
+
+    /// Tells the editor when an open entry's file changed on disk under its buffer (a command,
+    /// the web app, sync), once per change: a message, a diagnostic, a code action that takes it.
+    /// Looked at before each message (a stat per open entry): the server reads nothing else meanwhile.
+    private func noticeDiskChanges() {
+        for doc in documents.values {
+            guard let (context, rel) = doc.place else { continue }
+            let stamp = FileStamp.of(context.diary.url(rel).path)
+            guard stamp != doc.diskStamp else { continue }
+            doc.diskStamp = stamp
+            let text = context.diary.regularFileContents(rel).flatMap { String(validatingUTF8Data: $0) }
+            guard text != doc.diskText else { continue }
+            doc.diskText = text
+            guard let text, text != doc.text, let base = doc.base, text != base.text else {
+                if text == doc.text && !doc.diskChanges.isEmpty { doc.diskChanges = []; publish(doc) }
+                continue
+            }
+            doc.diskChanges = EditMerge.changes(from: base.text, to: text)
+            showMessage("daybook: \(rel): " + Diagnostics.diskNotice(doc.diskChanges), type: 2)
+            publish(doc)
+        }
+    }
+
     private func publish(_ doc: Document) {
+        unpublished.removeAll { $0 == doc.uri }
         guard let (context, _) = doc.place else { return }
         send(OutgoingNotification(method: "textDocument/publishDiagnostics",
                                   params: PublishDiagnosticsParams(uri: doc.uri, version: doc.version, diagnostics: Diagnostics.of(doc))))
@@ -207,12 +282,29 @@ public final class LanguageServer {
             publish(doc)
         }
         // LiveDiary reads daybook.yml again when it changed, so the setting holds from the next save.
-        guard context.diary.config.lspCommitOnSave else { return }
+        let diary = context.diary
+        let commit = diary.config.lspCommitOnSave
         do {
-            let (entry, commit) = try context.diary.commitEdit(of: rel)
-            if let commit { log("daybook lsp: committed \(commit.prefix(7)) edit: \(entry.title)") }
+            // The core's rule (as the web app's): what was committed since the buffer was opened
+            // and the save does not hold is merged back in, or nothing is committed.
+            let saved = try diary.commitSave(of: rel, base: doc.base, commit: commit)
+            if let c = saved.commit { log("daybook lsp: committed \(c.prefix(7)) edit: \(saved.entry.title)") }
+            doc.diskStamp = FileStamp.of(diary.url(rel).path)
+            if let written = saved.written {
+                doc.diskText = written
+                // The buffer follows the file, which now holds both changes.
+                if let e = TextDiff.edit(from: TextLines(doc.text), to: written) {
+                    applyEdit(WorkspaceEdit(changes: [doc.uri: [e]]), label: "Keep the change made on disk")
+                }
+                showMessage("daybook: \(rel): kept the change committed since the entry was opened (\(saved.kept.joined(separator: ", "))): "
+                            + "the file and the commit hold it and yours", type: 3)
+            } else {
+                doc.diskText = diary.regularFileContents(rel).flatMap { String(validatingUTF8Data: $0) }
+            }
+            doc.diskChanges = []
+            if commit { doc.base = diary.committedVersion(of: rel) ?? doc.base }
         } catch {
-            showMessage("daybook: not committed: \(Self.short(error))", type: 2)
+            showMessage("daybook: not committed: \(Self.short(error))", type: commit ? 1 : 2)
         }
     }
 
@@ -252,6 +344,46 @@ public final class LanguageServer {
             other.forget()
             publish(other)
         }
+    }
+
+    /// Renames the tag or the code at the position across the diary, as `tag rename` and `code
+    /// rename` do (the same core functions, one commit); the answer changes the open buffers the
+    /// same way, so they follow the files.
+    private func rename(_ doc: Document, at p: Position, to newName: String) throws -> WorkspaceEdit {
+        guard let a = doc.analysis, let (context, _) = doc.place, let at = EntryPlace(a, p) else {
+            throw ResponseError.requestFailed("rename works on a tag or a code of an entry")
+        }
+        let diary = context.diary
+        let editText: (inout EntryText) -> Void
+        let summary: String
+        if let code = HoverInfo.code(doc, at: p) {
+            let new = try CodeApplication.codeName(newName)
+            summary = try CodeRenaming.rename(code, to: new, in: diary).summary
+            editText = { CodeRenaming.recode(&$0) { $0 == code ? new : nil } }
+        } else if let tag = HoverInfo.tag(a, at) {
+            let new = Tag.normalize(newName.hasPrefix("#") ? String(newName.dropFirst()) : newName)
+            guard Tag.isValid(new) else { throw ResponseError.requestFailed("`\(newName)` is not a tag: use letters, digits, _, - and /") }
+            var diags: [DaybookCore.Diagnostic] = []
+            let entries = TagRenaming.entries(with: tag, in: diary, diagnostics: &diags)
+            summary = try TagRenaming.rename(tag, to: new, entries: entries, in: diary)
+            editText = { TagRenaming.edit(&$0, tag, to: new) }
+        } else {
+            throw ResponseError.requestFailed("rename works on a tag or a code (put the cursor on one)")
+        }
+        var changes: [String: [TextEdit]] = [:]
+        for other in documents.values where other.place?.context === context {
+            guard let rel = other.place?.rel, var text = try? EntryText(other.text, path: rel) else { continue }
+            editText(&text)
+            if let e = TextDiff.edit(from: TextLines(other.text), to: text.text) { changes[other.uri] = [e] }
+            // The files changed by this server's own commit: no notice of a change on disk.
+            other.diskStamp = FileStamp.of(diary.url(rel).path)
+            other.diskText = diary.regularFileContents(rel).flatMap { String(validatingUTF8Data: $0) }
+            if other.diskText == text.text { other.base = diary.committedVersion(of: rel) ?? other.base }
+            other.forget()
+            if !unpublished.contains(other.uri) { unpublished.append(other.uri) }
+        }
+        showMessage("daybook: renamed \(summary)", type: 3)
+        return WorkspaceEdit(changes: changes)
     }
 
     private func applyEdit(_ edit: WorkspaceEdit, label: String) {

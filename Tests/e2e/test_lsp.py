@@ -249,7 +249,7 @@ async def test_strict_codebook_makes_an_unknown_code_an_error(diary):
     p = entry_path(diary)
     diags = await open_entry(client, p, "---\ndate: 2026-11-21T12:00:00+01:00\ncodes:\n  - frustraton\n---\n" + BODY)
     d = by_message(diags, "`frustraton` is not in the codebook (strict)")
-    assert d.severity == types.DiagnosticSeverity.Error and d.range == rng(3, 2, 3, 14)
+    assert d.severity == types.DiagnosticSeverity.Error and d.range == rng(3, 4, 3, 14)  # the code, not the list item (issue 40)
     assert "frustration" in d.message
     related = d.related_information
     assert related and related[0].location.uri == uri(diary.path / "codebook.yml")

@@ -317,3 +317,44 @@ def test_a_link_to_another_entry_leads_to_its_page_in_the_app(served, diary):
     second = next(p.stem for p in diary.entries() if p.stem != first)
     page = served.request("GET", f"/entries/{second}")[2].decode()
     assert f'href="/entries/{first}">the login<' in page
+
+
+def test_entries_saved_a_minute_apart_get_their_own_times(diary, tmp_path):
+    """The server asks the clock at each request (issue 41): it was started before both saves."""
+    clock = tmp_path / "clock"
+    clock.write_text("2026-11-21T12:00:00+01:00\n")
+    saved_env = dict(diary.env)
+    diary.env.update({"DAYBOOK_NOW": "", "DAYBOOK_NOW_FILE": str(clock)})
+    s = Served(diary)
+    try:
+        clock.write_text("2026-11-21T12:05:00+01:00\n")
+        first = call(s, "POST", "/api/entries", {"title": "First", "body": "One.\n"})
+        clock.write_text("2026-11-21T12:06:00+01:00\n")
+        second = call(s, "POST", "/api/entries", {"title": "Second", "body": "Two.\n"})
+    finally:
+        s.stop()
+        diary.env.clear()
+        diary.env.update(saved_env)
+    assert first[0] == 201 and second[0] == 201
+    assert first[1]["id"].startswith("2026-11-21-1205") and second[1]["id"].startswith("2026-11-21-1206")
+    assert "date: 2026-11-21T12:06:00+01:00" in (diary.path / second[1]["path"]).read_text()
+
+
+def test_a_form_saved_after_the_cli_changed_the_entry_keeps_the_cli_change(served, diary):
+    """The page loaded the entry, `tag add` committed a tag, the form saves a new title: both stay."""
+    eid = entry(diary).stem
+    _, one = call(served, "GET", f"/api/entries/{eid}")
+    diary.ok("tag", "add", eid, "fromcli")
+    status, answer = call(served, "PUT", f"/api/entries/{eid}", {"version": one["version"], "title": "Login trouble, again",
+                                                                "tags": ["fieldwork"]})
+    assert status == 200 and answer["kept"] == ["`tags`"], answer
+    text = entry(diary).read_text()
+    assert "title: Login trouble, again" in text and "fromcli" in text
+    assert diary.git("show", f"HEAD:{entry(diary).relative_to(diary.path)}") == text
+    # A change to the same key on both sides is refused, saying what would be lost.
+    _, two = call(served, "GET", f"/api/entries/{eid}")
+    diary.ok("append", eid, "-m", "From the shell.")
+    before = snapshot(diary)
+    status, answer = call(served, "PUT", f"/api/entries/{eid}", {"version": two["version"], "body": two["body"] + "From the page.\n"})
+    assert status == 409 and "the body" in answer["error"]
+    unchanged(diary, *before)

@@ -7,6 +7,9 @@ import Foundation
 public struct EntryCheck {
     /// The entry, when its text parses.
     public var entry: Entry?
+    /// The entry, or what of it still reads when it has problems (`EntryParser.Outcome.partial`):
+    /// its codings, links and fields are checked all the same, and an editor keeps working on it.
+    public var usable: Entry?
     public var problems: [Diagnostic]
 
     /// Checks `source` as the text of the entry at `rel` (relative to the diary). With
@@ -17,13 +20,15 @@ public struct EntryCheck {
         let text: EntryText
         do { text = try EntryText(source, path: display) } catch {
             entry = nil
+            usable = nil
             problems = [EntryCheck.diagnostic(error, path: display)]
             return
         }
         let outcome = diary.readEntry(rel, text: text)
         problems = outcome.problems.map { Diagnostic($0, severity: .error) }
         entry = outcome.entry
-        guard let entry = outcome.entry else { return }
+        usable = outcome.entry ?? outcome.partial
+        guard let entry = usable else { return }
         if let name = entry.template, Template.isValidName(name),
            let template = try? TemplateLibrary(diary: diary).template(named: name), !template.fields.isEmpty {
             problems += TemplateFieldsCheck().problems(of: entry, against: template, diary: diary, text: text)

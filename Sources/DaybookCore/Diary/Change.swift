@@ -18,9 +18,14 @@ public final class Change {
     /// A command a kill left half done, rolled back when this change began, and the files it put back.
     public private(set) var rolledBack: (command: String, restored: [String])?
 
+    /// What was pending (changed and not committed) when the change began and is not committed
+    /// by it: set when `outsideEdits` was false.
+    public private(set) var leftPending: [PendingChange] = []
+
     /// Takes the diary lock and commits edits made outside daybook (all pending changes except
-    /// `excluding`) as their own commit.
-    public init(_ diary: Diary, excluding: Set<String> = []) throws {
+    /// `excluding`) as their own commit. With `outsideEdits` false they are left as they are
+    /// (`leftPending`): a save from an editor commits its entry, never a stray file beside it.
+    public init(_ diary: Diary, excluding: Set<String> = [], outsideEdits: Bool = true) throws {
         self.diary = diary
         lock = try DiaryLock(stateFolder: diary.stateFolder)
         for rel in try diary.clearGitLocks(killed: lock?.killedHolder) {
@@ -47,7 +52,9 @@ public final class Change {
             }
             seen = walk
             let pending = changes.filter { !excluding.contains($0.path) }
-            if !pending.isEmpty {
+            if !outsideEdits {
+                leftPending = pending
+            } else if !pending.isEmpty {
                 outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
             }
         } catch {

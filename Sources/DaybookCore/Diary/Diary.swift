@@ -8,7 +8,17 @@ public final class Diary {
     /// The diary folder (symlinks resolved).
     public let root: URL
     public let config: DiaryConfig
-    public let clock: Clock
+    /// The current time and the diary's time zone. A command's diary tells the moment it opened
+    /// (one command, one "now"); a diary kept by a server (`LiveDiary`) asks the clock each time,
+    /// so a server left running for days writes the real time (issues 40, 41).
+    public var clock: Clock {
+        guard let clockEnvironment else { return openedClock }
+        return (try? Clock.fromEnvironment(clockEnvironment, timeZone: config.timeZone)) ?? Clock(now: Date(), timeZone: config.timeZone)
+    }
+    private let openedClock: Clock
+    /// Set on a server's diary: the environment the clock is asked with (`DAYBOOK_NOW`, else the
+    /// system clock) at every read of `clock`.
+    private var clockEnvironment: [String: String]?
     /// The folder paths are shown relative to (the current directory).
     public let workingDirectory: URL
     /// Mood scales of templates that declare their own (see EntryParser).
@@ -34,7 +44,7 @@ public final class Diary {
     public init(root: URL, config: DiaryConfig, clock: Clock, workingDirectory: URL) {
         self.root = root
         self.config = config
-        self.clock = clock
+        openedClock = clock
         self.workingDirectory = workingDirectory
         templateMoodScales = TemplateMoodScales(folder: root.appendingPathComponent("templates"))
         let cwd = workingDirectory.standardizedFileURL.path
@@ -70,6 +80,15 @@ public final class Diary {
 
     public static func exists(at url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.appendingPathComponent("daybook.yml").path)
+    }
+
+    /// The same diary (settings read once, as they were) whose clock is asked at every read:
+    /// what a process that runs for long holds (`LiveDiary`).
+    func ticking(environment env: [String: String]) -> Diary {
+        let d = Diary(root: root, config: config, clock: openedClock, workingDirectory: workingDirectory)
+        d.configStamp = configStamp
+        d.clockEnvironment = env
+        return d
     }
 
     /// Opens the diary at `url`, reading daybook.yml.
@@ -443,6 +462,12 @@ public final class Diary {
         }
         if let e = outcome.entry, !e.codings.isEmpty {
             outcome.entry?.anchors = QuoteAnchor.locate(e.codings, in: e.body)
+        }
+        // What reads of an entry with problems gets the same, for an editor (`Outcome.partial`).
+        if var p = outcome.partial {
+            if let file = inkBytes.flatMap({ StrokeFileParser(path: displayPath(inkRel), skipPoints: true).parse(bytes: $0).file }) { p.codings += file.codings }
+            if !p.codings.isEmpty { p.anchors = QuoteAnchor.locate(p.codings, in: p.body) }
+            outcome.partial = p
         }
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// moment should. A server asks this for the diary on every request instead: when daybook.yml or
 /// a file in templates/ changed on disk since (size, times or inode), the diary is opened again,
 /// so a `codebook: {strict: true}` or a new timezone written in an editor holds from the next request.
+/// Its diary's clock is asked at every read (`Diary.ticking`): nothing of "now" or "today" is kept
+/// from the server's start.
 public final class LiveDiary {
     private var current: Diary
     private var stamp: [String: FileStamp]
@@ -31,7 +33,7 @@ public final class LiveDiary {
     }
 
     public init(_ diary: Diary, environment: [String: String]) {
-        current = diary
+        current = diary.ticking(environment: environment)
         self.environment = environment
         stamp = LiveDiary.settingsStamp(of: diary.root)
         watcher = DiaryWatcher(folder: diary.entriesFolder)
@@ -162,7 +164,7 @@ public final class LiveDiary {
     public func diary() throws -> Diary {
         let now = LiveDiary.settingsStamp(of: current.root)
         if now != stamp {
-            current = try Diary.open(current.root, environment: environment, workingDirectory: current.workingDirectory)
+            current = try Diary.open(current.root, environment: environment, workingDirectory: current.workingDirectory).ticking(environment: environment)
             stamp = now
         }
         return current

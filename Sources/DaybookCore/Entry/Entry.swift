@@ -101,6 +101,10 @@ public struct EntryParser {
     public struct Outcome {
         public var entry: Entry?
         public var problems: [DaybookError]
+        /// When the front matter read as a mapping but has problems (a bad date, a mood off the
+        /// scale): the entry made of what did read, for an editor to go on checking the codings,
+        /// links and fields (one typo must not hide everything else). Never written or listed.
+        public var partial: Entry? = nil
     }
 
     /// Parses the bytes of the entry file at `relativePath`; `displayPath` names it in messages.
@@ -260,7 +264,16 @@ public struct EntryParser {
             problems.append(.input("the front matter has no `date` (add a line such as `date: 2026-11-21T10:30:00+01:00`)",
                                    at: SourceLocation(path: displayPath, line: 1, column: 1)))
         }
-        guard problems.isEmpty, let date else { return Outcome(entry: nil, problems: problems) }
+        guard problems.isEmpty, let date else {
+            // What did read, for an editor (`partial`); a date that did not read is day 0 there.
+            let body = doc.plainBody.map { String(decoding: $0.bytes, as: UTF8.self) } ?? doc.body
+            let prose = Prose(markdown: body)
+            let fallback = date ?? LocalDateTime(day: LocalDay(ordinal: 0), secondOfDay: 0, offset: 0)
+            let partial = Entry(id: Entry.id(ofPath: relativePath), path: relativePath, date: fallback, title: title ?? prose.firstHeading ?? EntryParser.firstLine(of: body),
+                                frontTags: frontTags, inlineTags: prose.inlineTags, mood: mood, template: template, fields: fields,
+                                codings: codings, body: body, bodyStartLine: doc.bodyStartLine, words: prose.words, hasInk: hasInk)
+            return Outcome(entry: nil, problems: problems, partial: partial)
+        }
 
         let prose = doc.plainBody?.prose ?? Prose(markdown: doc.body)
         // A body read as bytes is made a String where the entry needs it: for a title when the

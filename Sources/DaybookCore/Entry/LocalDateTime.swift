@@ -268,8 +268,17 @@ public struct Clock: Sendable {
         self.timeZone = timeZone
     }
 
-    /// `DAYBOOK_NOW` when set (an ISO 8601 date-time with offset), else the system clock.
+    /// `DAYBOOK_NOW` when set (an ISO 8601 date-time with offset), else the date-time written in
+    /// the file `DAYBOOK_NOW_FILE` names (read at every call: a test moves a running server's
+    /// clock by rewriting it), else the system clock.
     public static func fromEnvironment(_ env: [String: String], timeZone: TimeZone) throws -> Clock {
+        if let f = env["DAYBOOK_NOW_FILE"], !f.isEmpty, env["DAYBOOK_NOW"]?.isEmpty ?? true {
+            guard let data = FileManager.default.contents(atPath: f), let s = String(data: data, encoding: .utf8),
+                  let t = LocalDateTime.parse(s.trimmingCharacters(in: .whitespacesAndNewlines), timeZone: timeZone) else {
+                throw DaybookError.usage("DAYBOOK_NOW_FILE: \(f) does not hold an ISO 8601 date-time")
+            }
+            return Clock(now: t.instant, timeZone: timeZone)
+        }
         if let s = env["DAYBOOK_NOW"], !s.isEmpty {
             guard let t = LocalDateTime.parse(s, timeZone: timeZone) else {
                 throw DaybookError.usage("DAYBOOK_NOW is not an ISO 8601 date-time: \(s)")

@@ -17,7 +17,7 @@ public struct FileStamp: Equatable, Sendable {
     /// The stamp of a file not stamped yet, or that could not be read: equal to no file's stamp.
     static let unknown = FileStamp(size: -1, mtime: 0, ctime: 0, inode: 0)
 
-    static func of(_ path: String) -> FileStamp? {
+    public static func of(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return FileStamp(st)

@@ -32,11 +32,23 @@ public enum LineMerge {
             let b = base[i..<o], x = ours[j..<oursEnd], y = theirs[k..<theirsEnd]
             if x.elementsEqual(b) { out += y }
             else if y.elementsEqual(b) || x.elementsEqual(y) { out += x }
+            else if extends(x, y, b) { out += x }
+            else if extends(y, x, b) { out += y }
             else { out += x; conflicted = true }
             guard o > i || oursEnd > j || theirsEnd > k else { break }
             i = o; j = oursEnd; k = theirsEnd
         }
         return Result(lines: out, conflicted: conflicted)
+    }
+
+    /// Whether `long` holds the change `short` made to the region `b` and more: both only added
+    /// lines after it (`short` starts with `b`, `long` with `short`), or both only before it. An
+    /// editor that appended to a file another command had appended to (not a stale copy) makes
+    /// this; taking `long` keeps both changes.
+    static func extends(_ long: ArraySlice<String>, _ short: ArraySlice<String>, _ b: ArraySlice<String>) -> Bool {
+        guard short.count > b.count, long.count > short.count else { return false }
+        return (short.starts(with: b) && long.starts(with: short))
+            || (short.reversed().starts(with: b.reversed()) && long.reversed().starts(with: short.reversed()))
     }
 
     /// For each line of `a`, the line of `b` it is paired with in a longest common subsequence.

@@ -15,7 +15,14 @@ enum CodeActions {
             out.append(CodeAction(title: "Define `\(code)` in the codebook", kind: "quickfix", diagnostics: [d], isPreferred: true,
                                   command: Command(title: "Define \(code)", command: Capabilities.defineCode, arguments: [.string(doc.uri), .string(code)])))
         }
-        guard let entry = a.check.entry, let entryText = a.entryText else { return out }
+        // The file changed on disk under the buffer: bring that change in (merged with the buffer's).
+        if !doc.diskChanges.isEmpty, let disk = doc.diskText, let base = doc.base,
+           let merged = try? EditMerge.keep(disk, base: base.text, edited: doc.text, path: rel).text,
+           let e = TextDiff.edit(from: a.lines, to: merged) {
+            out.append(CodeAction(title: "Take the change made on disk", kind: "quickfix", isPreferred: true,
+                                  edit: WorkspaceEdit(changes: [doc.uri: [e]])))
+        }
+        guard let entry = a.check.usable, let entryText = a.entryText else { return out }
         let lo = a.lines.index(of: p.range.start), hi = a.lines.index(of: p.range.end)
         let bodyStart = a.lines.starts.count > entryText.closing + 1 ? a.lines.starts[entryText.closing + 1] : a.lines.text.endIndex
         func edit(_ change: (inout EntryText) throws -> Void) -> WorkspaceEdit? {
@@ -49,7 +56,6 @@ enum CodeActions {
                 out.append(CodeAction(title: "Remove coding \(c.code)\(what)", kind: "refactor", edit: e))
             }
         }
-        _ = rel
         return out
     }
 
@@ -67,7 +73,7 @@ enum CodeActions {
     /// occurrence, the coder), as an edit of the front matter of the editor's text.
     static func codeAs(_ code: String, doc: Document, range: LSPRange) throws -> (edit: WorkspaceEdit, addsCode: Bool) {
         guard let a = doc.analysis, let (context, _) = doc.place else { throw DaybookError.input("not an entry of a diary") }
-        guard let entry = a.check.entry, let entryText = a.entryText else {
+        guard let entry = a.check.usable, let entryText = a.entryText else {
             throw DaybookError.input("the entry has problems to fix first (see its diagnostics)")
         }
         let bodyStart = a.lines.starts.count > entryText.closing + 1 ? a.lines.starts[entryText.closing + 1] : a.lines.text.endIndex

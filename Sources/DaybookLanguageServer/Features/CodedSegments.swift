@@ -5,7 +5,7 @@ import Foundation
 enum CodedSegments {
     /// The entry's quoted codings with where their segment is in the document.
     static func segments(_ doc: Document) -> [(coding: Coding, range: Range<String.Index>)] {
-        guard let a = doc.analysis, let entry = a.check.entry, let entryText = a.entryText,
+        guard let a = doc.analysis, let entry = a.check.usable, let entryText = a.entryText,
               entryText.closing + 1 < a.lines.starts.count else { return [] }
         let bodyStart = a.lines.starts[entryText.closing + 1]
         let scalars = a.lines.text.unicodeScalars

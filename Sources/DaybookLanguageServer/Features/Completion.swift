@@ -63,8 +63,7 @@ enum Completion {
             let scale = template.flatMap { context.diary.templateMoodScales.scale(of: $0.name) } ?? context.diary.config.moodMin...context.diary.config.moodMax
             return scale.map { item(String($0), kind: 12, detail: "mood \(scale.lowerBound)–\(scale.upperBound)", sort: $0) }
         case "date":
-            let now = (try? Clock.fromEnvironment(ProcessInfo.processInfo.environment, timeZone: context.diary.config.timeZone).now) ?? Date()
-            let exact = LocalDateTime(instant: now, timeZone: context.diary.config.timeZone).description
+            let exact = context.diary.clock.nowLocal.description
             return [item(exact, kind: 12, detail: "now (ISO 8601 with offset)", sort: 0),
                     item(String(exact.prefix(16)).replacingOccurrences(of: "T", with: " "), kind: 12, detail: "YYYY-MM-DD HH:MM (diary time zone)", sort: 1),
                     item(String(exact.prefix(10)), kind: 12, detail: "YYYY-MM-DD (00:00)", sort: 2)]

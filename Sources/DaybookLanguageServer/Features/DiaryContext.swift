@@ -15,7 +15,8 @@ final class DiaryContext {
 
     init(diary: Diary, environment: [String: String]) {
         live = LiveDiary(diary, environment: environment)
-        lastGood = diary
+        // The live diary's own (its clock asked at each read), never the one opened at start.
+        lastGood = (try? live.diary()) ?? diary
     }
 
     /// The diary with its settings as they are now; while daybook.yml does not read (being
@@ -62,6 +63,16 @@ final class DiaryContext {
         Thread.detachNewThread { [self] in
             lock.withLock { _ = try? live.counts(DiaryIndex.counted) }
         }
+    }
+
+    /// The links to the entry at `path` from the others: read over the diary once, kept until
+    /// an entry changes (LiveDiary), so each `references` after the first is a look-up.
+    func backlinks(to path: String) -> [LinkIndex.Backlink] {
+        let links = entryLinks
+        let index = lock.withLock {
+            try? live.derived("lsp.backlinks") { s in LinkIndex(s.entries(0..<s.count, parts: .title), links: links) }
+        }
+        return index?.backlinks[path] ?? []
     }
 
     /// The diary's rule for links: a `[[prefix]]` is looked up in the ids of the kept snapshot.

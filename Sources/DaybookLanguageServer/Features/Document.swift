@@ -14,6 +14,19 @@ final class Document {
 
     private var cached: Analysis?
 
+    /// The file as this buffer was made from it: its text when opened (or as the last save
+    /// committed it) and the version HEAD had then; a save merges back what was committed since.
+    var base: EditBase?
+    /// The file as the server last saw it on disk (its stamp and text), to notice a change made
+    /// under the open buffer (`daybook tag add`, the web app, sync).
+    var diskStamp: FileStamp?
+    var diskText: String?
+    /// What the file on disk changed since `base` that the buffer does not hold (`tags`, the
+    /// body): told once, shown as a diagnostic, offered as a code action until saved or taken.
+    var diskChanges: [String] = [] {
+        didSet { cached = nil }
+    }
+
     init(uri: String, version: Int?, text: String, place: (DiaryContext, String)?) {
         self.uri = uri
         self.version = version

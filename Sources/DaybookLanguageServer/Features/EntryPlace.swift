@@ -56,7 +56,7 @@ struct EntryPlace {
 extension Document.Analysis {
     /// The value written for a top-level key of the front matter (a scalar on the key's line).
     func value(of key: String) -> String? {
-        if let entry = check.entry, key == "template" { return entry.template }
+        if let entry = check.usable, key == "template" { return entry.template }
         guard let line = entryText?.currentLines(of: key).first, let colon = line.firstIndex(of: ":") else { return nil }
         let v = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
         return v.isEmpty ? nil : v

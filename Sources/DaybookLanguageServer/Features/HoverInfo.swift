@@ -61,7 +61,7 @@ enum HoverInfo {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "EEEE d MMMM yyyy, HH:mm"
         f.timeZone = TimeZone(secondsFromGMT: d.offset)
-        let now = (try? Clock.fromEnvironment(ProcessInfo.processInfo.environment, timeZone: tz))?.nowLocal ?? LocalDateTime(instant: Date(), timeZone: tz)
+        let now = context.diary.clock.nowLocal
         let days = now.day.ordinal - d.day.ordinal
         let ago = days == 0 ? "today" : days == 1 ? "yesterday" : days > 0 ? "\(days) days ago" : days == -1 ? "tomorrow" : "in \(-days) days"
         return Hover(contents: MarkupContent(value: "**\(f.string(from: d.instant))**\n\n\(ago)"))

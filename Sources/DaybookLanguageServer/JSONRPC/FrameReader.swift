@@ -59,13 +59,26 @@ final class FrameReader {
     /// The body length (nil when no Content-Length header was given) and the offset where the
     /// body starts; nil while the headers are not complete.
     private func header() throws -> (Int?, Int)? {
-        let end = Data("\r\n\r\n".utf8)
-        guard let r = buffer.range(of: end, in: buffer.startIndex..<min(buffer.endIndex, buffer.startIndex + FrameReader.maxHeader + 4)) else { return nil }
-        guard let text = String(data: buffer[buffer.startIndex..<r.lowerBound], encoding: .utf8) else {
+        // The headers end at an empty line: `\r\n\r\n` as LSP says, or `\n\n` from a client
+        // that writes bare line feeds (which would otherwise wait forever for more input).
+        let limit = min(buffer.endIndex, buffer.startIndex + FrameReader.maxHeader + 4)
+        var i = buffer.startIndex
+        var found: (text: Range<Int>, bodyStart: Int)?
+        while i < limit, found == nil {
+            if buffer[i] == UInt8(ascii: "\n") {
+                if i + 1 < buffer.endIndex, buffer[i + 1] == UInt8(ascii: "\n") { found = (buffer.startIndex..<i, i + 2) }
+                else if i + 2 < buffer.endIndex, buffer[i + 1] == UInt8(ascii: "\r"), buffer[i + 2] == UInt8(ascii: "\n") { found = (buffer.startIndex..<i, i + 3) }
+            }
+            i += 1
+        }
+        guard let r = found else { return nil }
+        guard let text = String(data: buffer[r.text], encoding: .utf8) else {
             throw FrameError(message: "a header that is not text")
         }
         var length: Int?
-        for line in text.components(separatedBy: "\r\n") {
+        // Split at the byte: `\r\n` is one Character to Swift, which a split at "\n" would not cut.
+        for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = String(decoding: raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw, as: UTF8.self)
             guard let colon = line.firstIndex(of: ":") else { throw FrameError(message: "a header line without a colon: \(line.prefix(60))") }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -74,7 +87,7 @@ final class FrameReader {
                 length = n
             }
         }
-        return (length, r.upperBound - buffer.startIndex)
+        return (length, r.bodyStart - buffer.startIndex)
     }
 
     /// Reads what is available; false at the end of the stream.

@@ -31,6 +31,20 @@ struct IncomingHead: Decodable {
     var error: JSONValue?
 }
 
+/// Whether a message is a JSON object whose `id`, when it has one, is an integer or a string
+/// (JSON-RPC allows no other in LSP: `1.5`, `null`, `true` make an invalid request).
+struct IncomingShape: Decodable {
+    var idIsValid = true
+
+    private enum Key: String, CodingKey { case id }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        guard c.contains(.id) else { return }
+        idIsValid = (try? c.decode(Int.self, forKey: .id)) != nil || (try? c.decode(String.self, forKey: .id)) != nil
+    }
+}
+
 /// The params of a message, decoded into the type its method takes.
 struct IncomingParams<P: Decodable>: Decodable {
     var params: P

@@ -121,3 +121,30 @@ struct ColorPresentationParams: Decodable {
 struct ColorPresentation: Encodable {
     var label: String
 }
+
+struct DocumentLink: Encodable {
+    var range: LSPRange
+    var target: String
+    var tooltip: String?
+}
+
+struct DocumentSymbol: Encodable {
+    var name: String
+    var detail: String?
+    /// 15 string (a heading).
+    var kind: Int
+    var range: LSPRange
+    var selectionRange: LSPRange
+    var children: [DocumentSymbol]
+}
+
+struct ReferenceParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+}
+
+struct RenameParams: Decodable {
+    var textDocument: TextDocumentIdentifier
+    var position: Position
+    var newName: String
+}

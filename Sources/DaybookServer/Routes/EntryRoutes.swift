@@ -84,10 +84,7 @@ struct EntryRoutes {
         let loaded = try body.requiredString("version")
         guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else { throw HTTPError(.notFound) }
         let current = try Repository.blobID(of: data)
-        guard current == loaded else {
-            return json(.object([("error", .string("the entry changed on disk since the page loaded it; nothing was overwritten")),
-                                 ("version", .string(current))]), status: .conflict)
-        }
+        guard current == loaded else { return try reviseOlder(rel, loaded: loaded, current: data, body, in: diary) }
         do {
             let outcome = diary.readEntry(rel)
             guard let entry = outcome.entry else { throw outcome.problems.first ?? DaybookError.input("the entry cannot be read") }
@@ -102,6 +99,46 @@ struct EntryRoutes {
             let commit = try change.commit("edit: \(title)")
             let version = try Self.version(of: rel, in: diary) ?? ""
             return json(.object([("version", .string(version)), ("changed", .bool(commit != nil))]))
+        } catch let e as DaybookError {
+            return Refusal.response(e)
+        }
+    }
+
+    /// An edit from a page loaded before the file changed (a command, the editor, sync): made on
+    /// the version the page loaded, with what changed since kept as the editor's save keeps it
+    /// (`EditMerge`, the core's one rule); refused with 409 and what would be lost when the two
+    /// collide, or when the loaded version is not in the history to merge from.
+    static func reviseOlder(_ rel: String, loaded: String, current data: Data, _ body: RequestBody, in diary: Diary) throws -> Response {
+        let display = diary.displayPath(rel)
+        func refuse(_ why: String) throws -> Response {
+            json(.object([("error", .string(why)), ("version", .string(try Repository.blobID(of: data)))]), status: .conflict)
+        }
+        guard let baseData = try? diary.repository().blob(loaded), let baseText = String(validatingUTF8Data: baseData),
+              let currentText = String(validatingUTF8Data: data) else {
+            return try refuse("the entry changed on disk since the page loaded it; nothing was overwritten")
+        }
+        do {
+            var text = try EntryText(baseText, path: display)
+            guard let entry = diary.parser.parse(text, relativePath: rel, displayPath: display).entry else {
+                return try refuse("the entry changed on disk since the page loaded it; nothing was overwritten")
+            }
+            let template = try entry.template.map { try TemplateLibrary(diary: diary).require($0) }
+            let revision = EntryRevision(title: try body.string("title"), tags: try body.strings("tags"),
+                                         fields: try body.answers("fields"), body: try body.string("body"))
+            let reasons = revision.rejections(template: template)
+            if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template"), fields: reasons) }
+            try revision.apply(to: &text, entry: entry, template: template)
+            let merged: (text: String, kept: [String])
+            do { merged = try EditMerge.keep(currentText, base: baseText, edited: text.text, path: display) } catch let e as DaybookError {
+                return try refuse(e.message + "; nothing was overwritten")
+            }
+            let change = try Change(diary)
+            try change.rewrite(rel, expected: data, with: Data(merged.text.utf8))
+            let title = diary.readEntry(rel).entry?.title ?? entry.title
+            let commit = try change.commit("edit: \(title)")
+            let version = try Self.version(of: rel, in: diary) ?? ""
+            return json(.object([("version", .string(version)), ("changed", .bool(commit != nil)),
+                                 ("kept", .array(merged.kept.map { .string($0) }))]))
         } catch let e as DaybookError {
             return Refusal.response(e)
         }

@@ -9,7 +9,9 @@ struct Edit: ParsableCommand {
         discussion: """
         The editor works on the entry file itself, and no lock is held while it is open. If the \
         front matter no longer parses, daybook says where; in a terminal it offers to reopen the \
-        editor, otherwise the file stays as the editor left it (uncommitted) and the exit status is 2.
+        editor, otherwise the file stays as the editor left it (uncommitted) and the exit status is 2. \
+        A change committed to the entry while the editor was open (tag add, the web app, sync) is \
+        kept: merged in as sync merges, or the save is refused saying what it would lose.
         """)
 
     @Argument(help: "The entry: a path, an id or its prefix, last, today, yesterday or a date.", completion: Completions.entries)
@@ -22,6 +24,9 @@ struct Edit: ParsableCommand {
         let rel = try EntryReference(diary).resolve(entry)
         let url = diary.url(rel)
         let before = FileManager.default.contents(atPath: url.path) ?? Data()
+        // What the editor starts from: a change committed while it is open (`tag add`, the web
+        // app, sync) is merged back in at the save, or the save is refused (EditMerge).
+        let base = String(data: before, encoding: .utf8).map { EditBase(text: $0, version: diary.committedVersion(of: rel)?.version ?? "") }
         while true {
             try Editor.open(url)
             let after = FileManager.default.contents(atPath: url.path) ?? Data()
@@ -31,7 +36,10 @@ struct Edit: ParsableCommand {
             }
             let outcome = diary.readEntry(rel)
             if outcome.entry != nil {
-                try diary.commitEdit(of: rel)
+                let saved = try diary.commitSave(of: rel, base: base, outsideEdits: true)
+                if !saved.kept.isEmpty {
+                    global.confirm("daybook: kept the change committed while the editor was open (\(saved.kept.joined(separator: ", ")))")
+                }
                 global.confirm("daybook: saved \(diary.displayPath(rel))")
                 return
             }

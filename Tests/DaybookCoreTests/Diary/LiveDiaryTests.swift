@@ -84,4 +84,21 @@ final class LiveDiaryTests: DiaryTestCase {
         XCTAssertEqual(counted, [naive])
         XCTAssertEqual(naive["a"], 300)
     }
+
+    /// A server's diary asks the clock at every read; a command's tells the moment it opened
+    /// (issues 40, 41: every `coded:` and new entry of a session carried the server's start).
+    func testAServersClockIsAskedAtEveryReadAndACommandsIsNot() throws {
+        let file = tmp.appendingPathComponent("clock")
+        try "2026-11-21T12:00:00+01:00\n".write(to: file, atomically: true, encoding: .utf8)
+        let ticking = ["DAYBOOK_NOW_FILE": file.path, "TZ": "Europe/Vienna"]
+        let command = try Diary.open(tmp, environment: ticking, workingDirectory: tmp)
+        let server = LiveDiary(command, environment: ticking)
+        XCTAssertEqual(try server.diary().clock.nowLocal.description, "2026-11-21T12:00:00+01:00")
+        try "2026-11-21T12:01:30+01:00\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try server.diary().clock.nowLocal.description, "2026-11-21T12:01:30+01:00")
+        XCTAssertEqual(command.clock.nowLocal.description, "2026-11-21T12:00:00+01:00")
+        // The day moves on too.
+        try "2026-11-23T00:00:10+01:00\n".write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try server.diary().clock.today.description, "2026-11-23")
+    }
 }

@@ -49,4 +49,16 @@ final class LineMergeTests: XCTestCase {
         XCTAssertEqual(merge("", "", "new\n").0, "new\n")
         XCTAssertTrue(merge("", "a\n", "b\n").1)
     }
+
+    /// One side appended lines, the other appended the same and more (an editor that appended to
+    /// the real file after a command had): both changes are in the longer side, no conflict.
+    func testASideThatExtendsTheOthersInsertionIsTakenWhole() {
+        let base = ["a\n"], theirs = ["a\n", "\n", "[file](x)\n"], ours = ["a\n", "\n", "[file](x)\n", "\n", "more\n"]
+        XCTAssertEqual(LineMerge.merge(base: base, ours: ours, theirs: theirs), .init(lines: ours, conflicted: false))
+        XCTAssertEqual(LineMerge.merge(base: base, ours: theirs, theirs: ours), .init(lines: ours, conflicted: false))
+        // Insertions that differ stay a conflict.
+        XCTAssertTrue(LineMerge.merge(base: base, ours: ["a\n", "mine\n"], theirs: ["a\n", "theirs\n"]).conflicted)
+        // A deletion against a change is not an extension.
+        XCTAssertTrue(LineMerge.merge(base: ["a\n", "b\n"], ours: ["a\n", "b2\n"], theirs: ["a\n"]).conflicted)
+    }
 }

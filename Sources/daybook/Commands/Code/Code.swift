@@ -29,26 +29,8 @@ struct CodeCommand: ParsableCommand {
     /// Renames or merges codes in every readable entry's front matter; ink codings are reported,
     /// since they live in stroke files. Returns the titles of the entries changed.
     static func recode(_ diary: Diary, in change: Change, _ map: (String) -> String?) throws -> [String] {
-        var diags: [Diagnostic] = []
-        var titles: [String] = []
-        for e in diary.loadEntries(diagnostics: &diags, bodies: false) where e.codings.contains(where: { map($0.code) != nil }) {
-            for c in e.codings where c.source != .frontMatter && map(c.code) != nil {
-                Terminal.warning(Diagnostic(.warning, "the highlighter coding `\(c.code)` lives in the stroke file and keeps its code",
-                                            at: SourceLocation(path: diary.displayPath(String(e.path.dropLast(3)) + ".strokes.json"))))
-            }
-            let changed = try change.editEntry(e.path) { text, _ in
-                var lines = CodingLines(text)
-                lines.update { c in
-                    guard let to = map(c.code) else { return c }
-                    var new = c
-                    new.code = to
-                    return new
-                }
-                text = lines.text
-            }
-            if changed { titles.append(e.title) }
-        }
-        Terminal.warnings(diags)
+        let (titles, warnings) = try CodeRenaming.recode(diary, in: change, map)
+        Terminal.warnings(warnings)
         return titles
     }
 }

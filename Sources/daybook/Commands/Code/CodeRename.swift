@@ -17,16 +17,8 @@ struct CodeRename: ParsableCommand {
         let (old, new) = (try CodeCommand.name(self.old), try CodeCommand.name(self.new))
         guard old != new else { throw DaybookError.usage("the old and the new name are the same") }
         let diary = try global.openDiary()
-        var book = try Codebook.load(diary)
-        let defined = book.contains(old)
-        if defined { try book.rename(old, to: new) }
-        let change = try Change(diary)
-        try change.allOrNothing("code rename \(old) \(new)")
-        let titles = try CodeCommand.recode(diary, in: change) { $0 == old ? new : nil }
-        guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: no code `\(old)` in the codebook or in any entry") }
-        try change.write(book)
-        let summary = "\(old) → \(new) (\(CodeCommand.plural(titles.count, "entry")))"
-        try change.commit("code rename: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
+        let (summary, warnings) = try CodeRenaming.rename(old, to: new, in: diary)
+        Terminal.warnings(warnings)
         global.confirm("daybook: renamed \(summary)")
     }
 }
