@@ -1,103 +1,140 @@
-// Inter-coder agreement per code: percent agreement, Cohen's kappa and Krippendorff's alpha over
-// entries, and how much of the text both coders coded.
+// Inter-coder agreement per code and overall, by two units (presence per entry, per character):
+// percent agreement, Cohen's kappa and Krippendorff's alpha with missing values, and the text
+// each coder alone coded.
 import Foundation
 
-/// Agreement of two coders on one code. Each entry is one unit: each coder either coded the code
-/// in it (anywhere, any number of times) or did not.
+/// Two coders' yes or no on each of `units` units (entries, or characters): `a` units A said
+/// yes to, `b` B, `both` both.
 ///
-/// With n entries, `both` coded by both, `neither` by none, `a` and `b` by each coder:
 ///   p_o = (both + neither) / n                          observed agreement
 ///   p_e = (a/n)(b/n) + (1 − a/n)(1 − b/n)                agreement expected by chance
 ///   κ   = (p_o − p_e) / (1 − p_e)
-/// When p_e = 1 neither coder varies (both coded every entry, or both none): κ is undefined
-/// and reported as nil, while p_o is 1.
+/// When p_e = 1 neither coder varies (both said yes to every unit, or both to none): κ is
+/// undefined and reported as nil, while p_o is 1.
 ///
-/// Krippendorff's alpha (nominal, two coders, no missing values) on the same units: each entry
-/// gives the pair of values (coded or not) of the two coders. With n = 2·units pairable values,
-/// n₁ = a + b values "coded", n₀ = n − n₁, and d = a + b − 2·both entries on which they differ,
-///   D_o = d / units,  D_e = 2·n₀·n₁ / (n (n − 1)),  α = 1 − D_o / D_e = 1 − (n − 1)·d / (n₀·n₁)
-/// (Krippendorff, Computing Krippendorff's Alpha-Reliability, 2011, section C); undefined when every
-/// value is the same (n₀·n₁ = 0).
-///
-/// Segments: the characters (Unicode scalars of the body) each coder's codings of the code cover,
-/// a whole-entry coding covering the whole body, summed over entries; `overlap` is the share of the
-/// characters either coder coded that both coded.
-public struct Agreement: Equatable, Sendable {
-    public var code: String
-    /// Entries considered.
+/// Krippendorff's alpha (nominal, two coders, no missing values) on the same units: with
+/// n = 2·units values, n₁ = a + b of them "yes", n₀ = n − n₁, and d = a + b − 2·both units on which
+/// they differ, α = 1 − (n − 1)·d / (n₀·n₁) (Krippendorff, Computing Krippendorff's
+/// Alpha-Reliability, 2011, section C); undefined when every value is the same (n₀·n₁ = 0).
+public struct AgreementTable: Equatable, Sendable {
     public var units: Int
-    /// Entries coder A, coder B, and both coded with the code.
     public var a: Int
     public var b: Int
     public var both: Int
 
-    public var neither: Int { units - a - b + both }
-
-    /// Characters coded by A, by B, and by both (see the type's comment).
-    public var charsA = 0
-    public var charsB = 0
-    public var charsBoth = 0
-
-    /// Of the characters either coder coded, the share both coded, from 0 to 1; nil when none.
-    public var overlap: Double? {
-        let either = charsA + charsB - charsBoth
-        return either == 0 ? nil : Double(charsBoth) / Double(either)
-    }
-
-    /// Krippendorff's alpha (nominal); nil when it is undefined.
-    public var alpha: Double? {
-        let n = 2 * units, n1 = a + b, n0 = n - n1
-        guard units > 0, n0 > 0, n1 > 0 else { return nil }
-        return 1 - Double(n - 1) * Double(a + b - 2 * both) / (Double(n0) * Double(n1))
-    }
-
-    /// p_o, from 0 to 1; nil without entries.
-    public var observed: Double? {
-        units == 0 ? nil : Double(both + neither) / Double(units)
-    }
-
-    /// p_e, from 0 to 1; nil without entries.
-    public var expected: Double? {
-        guard units > 0 else { return nil }
-        let pa = Double(a) / Double(units), pb = Double(b) / Double(units)
-        return pa * pb + (1 - pa) * (1 - pb)
-    }
-
-    /// Cohen's kappa; nil when it is undefined (no entries, or no variation: p_e = 1).
-    public var kappa: Double? {
-        guard let po = observed, let pe = expected, pe < 1 - 1e-12 else { return nil }
-        return (po - pe) / (1 - pe)
-    }
-
-    public init(code: String, units: Int, a: Int, b: Int, both: Int) {
-        self.code = code
+    public init(units: Int = 0, a: Int = 0, b: Int = 0, both: Int = 0) {
         self.units = units
         self.a = a
         self.b = b
         self.both = both
     }
 
-    /// One row per code that either coder used in `entries`, in name order.
-    public static func compute(_ entries: [Entry], coderA: String, coderB: String) -> [Agreement] {
-        func coded(_ e: Entry, _ who: String) -> Set<String> {
-            Set(e.codings.filter { $0.coder == who }.map(\.code))
-        }
-        var rows: [String: Agreement] = [:]
-        let sets = entries.map { (coded($0, coderA), coded($0, coderB)) }
-        for code in Set(sets.flatMap { $0.0.union($0.1) }) {
-            rows[code] = Agreement(code: code, units: entries.count,
-                                   a: sets.filter { $0.0.contains(code) }.count,
-                                   b: sets.filter { $0.1.contains(code) }.count,
-                                   both: sets.filter { $0.0.contains(code) && $0.1.contains(code) }.count)
-        }
-        for e in entries {
-            for (code, s) in segments(e, coderA: coderA, coderB: coderB) {
-                rows[code]?.charsA += s.a.length
-                rows[code]?.charsB += s.b.length
-                rows[code]?.charsBoth += s.a.intersection(s.b).length
+    public var neither: Int { units - a - b + both }
+
+    /// p_o, from 0 to 1; nil without units.
+    public var observed: Double? { units == 0 ? nil : Double(both + neither) / Double(units) }
+
+    /// p_e, from 0 to 1; nil without units.
+    public var expected: Double? {
+        guard units > 0 else { return nil }
+        let pa = Double(a) / Double(units), pb = Double(b) / Double(units)
+        return pa * pb + (1 - pa) * (1 - pb)
+    }
+
+    /// Cohen's kappa; nil when it is undefined (no units, or no variation: p_e = 1).
+    public var kappa: Double? {
+        guard let po = observed, let pe = expected, pe < 1 - 1e-12 else { return nil }
+        return (po - pe) / (1 - pe)
+    }
+
+    /// Krippendorff's alpha (nominal, no missing values); nil when it is undefined.
+    public var alpha: Double? {
+        let n = 2 * units, n1 = a + b, n0 = n - n1
+        guard units > 0, n0 > 0, n1 > 0 else { return nil }
+        return 1 - Double(n - 1) * Double(a + b - 2 * both) / (Double(n0) * Double(n1))
+    }
+
+    /// Of the units either coder said yes to, the share both did, from 0 to 1; nil when none.
+    public var overlap: Double? {
+        let either = a + b - both
+        return either == 0 ? nil : Double(both) / Double(either)
+    }
+
+    static func + (l: AgreementTable, r: AgreementTable) -> AgreementTable {
+        AgreementTable(units: l.units + r.units, a: l.a + r.a, b: l.b + r.b, both: l.both + r.both)
+    }
+}
+
+/// Krippendorff's alpha for nominal data with missing values.
+public enum Krippendorff {
+    /// α of a reliability data matrix: `units[u][i]` is coder i's value of unit u, nil when coder
+    /// i gave none (missing: the unit was not coded by that coder, which is not a value). Units
+    /// with fewer than two values are not pairable and count nowhere. With o_ck the coincidences
+    /// of values c and k (each pair of values of different coders in unit u adds 1/(m_u − 1), m_u
+    /// the unit's number of values), n_c = Σ_k o_ck and n = Σ_c n_c:
+    ///   α = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k
+    /// (Krippendorff, Computing Krippendorff's Alpha-Reliability, 2011, section A). Nil when it is
+    /// undefined: fewer than two pairable values, or every pairable value the same.
+    public static func nominalAlpha<Value: Hashable>(_ units: [[Value?]]) -> Double? {
+        var index: [Value: Int] = [:]
+        var coincidences: [[Double]] = []
+        var counts: [Int] = []
+        for unit in units {
+            counts = []
+            for case let v? in unit {
+                let i: Int
+                if let k = index[v] { i = k } else {
+                    i = index.count
+                    index[v] = i
+                    for r in coincidences.indices { coincidences[r].append(0) }
+                    coincidences.append(Array(repeating: 0, count: i + 1))
+                }
+                while counts.count <= i { counts.append(0) }
+                counts[i] += 1
+            }
+            let m = counts.reduce(0, +)
+            guard m >= 2 else { continue }
+            for c in counts.indices where counts[c] > 0 {
+                for k in counts.indices where counts[k] > 0 {
+                    coincidences[c][k] += Double(counts[c] * (counts[k] - (c == k ? 1 : 0))) / Double(m - 1)
+                }
             }
         }
-        return rows.values.sorted { $0.code < $1.code }
+        return alpha(coincidences)
+    }
+
+    /// α from a coincidence matrix (see `nominalAlpha`).
+    static func alpha(_ o: [[Double]]) -> Double? {
+        let nc = o.map { $0.reduce(0, +) }
+        let n = nc.reduce(0, +)
+        let disagreeing = n - o.indices.reduce(0) { $0 + o[$1][$1] }
+        let expected = n * n - nc.reduce(0) { $0 + $1 * $1 }
+        guard n > 1, expected > 1e-9 else { return nil }
+        return 1 - (n - 1) * disagreeing / expected
+    }
+}
+
+/// Agreement of two coders on one code (or, as `AgreementReport.overall`, on every code pooled).
+public struct Agreement: Equatable, Sendable {
+    public var code: String
+    /// Presence per entry: each entry both coders coded (`AgreementOptions.CodedBy`) is one unit,
+    /// in which each coder applied the code (anywhere, any number of times) or did not.
+    public var entries = AgreementTable()
+    /// Per character: each Unicode scalar of the bodies of the entries both coded is one unit,
+    /// "yes" for a coder when one of their codings of the code covers it (a whole-entry coding
+    /// covers the whole body; orphaned codings cover nothing). Text neither coded with the code
+    /// counts as agreement, as QualCoder counts it.
+    public var characters = AgreementTable()
+    /// Krippendorff's alpha on presence per entry with missing values: an entry a coder did not
+    /// code is missing for that coder, not "did not apply the code". Over every entry at least two
+    /// coders coded; for two coders the same as `entries.alpha`.
+    public var alpha: Double?
+
+    public init(code: String, entries: AgreementTable = AgreementTable(), characters: AgreementTable = AgreementTable(), alpha: Double? = nil) {
+        self.code = code
+        self.entries = entries
+        self.characters = characters
+        self.alpha = alpha
     }
 
     /// The text of an entry only one coder coded with a code, for a reconciliation meeting.
@@ -106,16 +143,28 @@ public struct Agreement: Equatable, Sendable {
         public var code: String
         /// The coder who coded it (the other did not).
         public var coder: String
+        /// The stretch only that coder coded; by entry (`AgreementUnit.entry`), the whole body.
         public var segment: QuoteAnchor
     }
 
-    /// Every stretch of text one coder coded with a code and the other did not, by entry, code
-    /// and position. Orphaned codings, which cover no text, are left out.
-    public static func disagreements(_ entries: [Entry], coderA: String, coderB: String) -> [Disagreement] {
+    /// Per unit, where the two coders differ, by entry, code and position. By character: every
+    /// stretch of text one coder coded with a code and the other did not. By entry: every entry
+    /// (of those both coded) in which one applied the code and the other did not.
+    public static func disagreements(_ entries: [Entry], coders: (String, String), options: AgreementOptions = AgreementOptions(),
+                                     unit: AgreementUnit = .character) -> [Disagreement] {
+        let (coderA, coderB) = coders
         var out: [Disagreement] = []
-        for e in entries {
-            for (code, s) in segments(e, coderA: coderA, coderB: coderB).sorted(by: { $0.key < $1.key }) {
-                let only = s.a.subtracting(s.b).ranges.map { ($0, coderA) } + s.b.subtracting(s.a).ranges.map { ($0, coderB) }
+        for e in entries where options.coded(e, by: coderA) && options.coded(e, by: coderB) {
+            let segments = segments(e, coders: [coderA, coderB], defaultCoder: options.defaultCoder)
+            for code in segments.keys.sorted() {
+                let s = segments[code] ?? []
+                if unit == .entry {
+                    let whole = QuoteAnchor(start: 0, end: e.body.unicodeScalars.count)
+                    if s[0].applied && !s[1].applied { out.append(Disagreement(entry: e, code: code, coder: coderA, segment: whole)) }
+                    if s[1].applied && !s[0].applied { out.append(Disagreement(entry: e, code: code, coder: coderB, segment: whole)) }
+                    continue
+                }
+                let only = s[0].text.subtracting(s[1].text).ranges.map { ($0, coderA) } + s[1].text.subtracting(s[0].text).ranges.map { ($0, coderB) }
                 for (r, who) in only.sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
                     out.append(Disagreement(entry: e, code: code, coder: who, segment: QuoteAnchor(start: r.lowerBound, end: r.upperBound)))
                 }
@@ -124,17 +173,133 @@ public struct Agreement: Equatable, Sendable {
         return out
     }
 
-    /// Per code, the text each coder covered in the entry.
-    static func segments(_ e: Entry, coderA: String, coderB: String) -> [String: (a: SegmentSet, b: SegmentSet)] {
-        var out: [String: (a: SegmentSet, b: SegmentSet)] = [:]
-        for (k, c) in e.codings.enumerated() where c.coder == coderA || c.coder == coderB {
-            guard let anchor = e.anchor(k) else { continue }
-            var s = out[c.code] ?? (SegmentSet(), SegmentSet())
-            if c.coder == coderA { s.a.insert(anchor.range) }
-            if c.coder == coderB { s.b.insert(anchor.range) }
+    /// Per code, for each of `coders`: whether they applied it in the entry, and the text their
+    /// codings of it cover. Codings are attributed by `Coding.madeBy`.
+    static func segments(_ e: Entry, coders: [String], defaultCoder: String?) -> [String: [(applied: Bool, text: SegmentSet)]] {
+        var out: [String: [(applied: Bool, text: SegmentSet)]] = [:]
+        for (k, c) in e.codings.enumerated() {
+            guard let who = c.madeBy(defaultCoder: defaultCoder), coders.contains(who) else { continue }
+            var s = out[c.code] ?? Array(repeating: (false, SegmentSet()), count: coders.count)
+            let anchor = e.anchor(k)
+            // Every place the coder holds (a coder compared with themselves agrees throughout).
+            for i in coders.indices where coders[i] == who {
+                s[i].applied = true
+                if let anchor { s[i].text.insert(anchor.range) }
+            }
             out[c.code] = s
         }
         return out
+    }
+}
+
+/// The unit agreement is counted in.
+public enum AgreementUnit: String, CaseIterable, Sendable {
+    /// Presence of a code in an entry.
+    case entry
+    /// One character (Unicode scalar) of an entry's body.
+    case character
+}
+
+/// How agreement is computed.
+public struct AgreementOptions: Sendable {
+    /// Which entries count as coded by a coder: only those take part (for κ and percent agreement,
+    /// the entries both coded; for α, an entry a coder did not code is a missing value).
+    public enum CodedBy: Equatable, Sendable {
+        /// Every entry given counts as coded by every coder: an entry without a coder's codings
+        /// is one in which they applied no code.
+        case every
+        /// An entry counts as coded by a coder when it holds at least one of their codings (of any
+        /// code): MAXQDA's "only documents coded by both coders".
+        case anyCoding
+    }
+
+    public var codedBy: CodedBy
+    /// Whose a coding without `coder:` is (`Coding.madeBy`).
+    public var defaultCoder: String?
+
+    public init(codedBy: CodedBy = .every, defaultCoder: String? = nil) {
+        self.codedBy = codedBy
+        self.defaultCoder = defaultCoder
+    }
+
+    /// Whether `coder` coded the entry, as `codedBy` says.
+    public func coded(_ e: Entry, by coder: String) -> Bool {
+        switch codedBy {
+        case .every: return true
+        case .anyCoding: return e.codings.contains { $0.madeBy(defaultCoder: defaultCoder) == coder }
+        }
+    }
+}
+
+/// Agreement of two coders over some entries: per code and overall.
+public struct AgreementReport: Sendable {
+    public var coders: (String, String)
+    /// Entries given, and those both coders coded (the units of `AgreementUnit.entry`).
+    public var entries: Int
+    public var codedByBoth: Int
+    /// One row per code either coder applied in the entries both coded, in name order.
+    public var codes: [Agreement]
+    /// Every code pooled: by entry, each (entry, code) pair of the rows' codes is one unit; by
+    /// character, each (character, code) pair; α over the same (entry, code) units.
+    public var overall: Agreement
+
+    /// Agreement of `coders` on `entries`. The entries' bodies are needed for the per-character
+    /// figures (their length); codings are attributed by `Coding.madeBy`.
+    public static func compute(_ entries: [Entry], coders: (String, String), options: AgreementOptions = AgreementOptions()) -> AgreementReport {
+        let names = [coders.0, coders.1]
+        struct Seen { var entry: Int; var looked: [Bool]; var codes: [String: [(applied: Bool, text: SegmentSet)]]; var length: Int }
+        var seen: [Seen] = []
+        var allCodes = Set<String>()
+        for (n, e) in entries.enumerated() {
+            let looked = names.map { options.coded(e, by: $0) }
+            guard looked.filter({ $0 }).count >= 2 else { continue }
+            let s = Agreement.segments(e, coders: names, defaultCoder: options.defaultCoder)
+            allCodes.formUnion(s.keys)
+            seen.append(Seen(entry: n, looked: looked, codes: s, length: e.body.unicodeScalars.count))
+        }
+        var rows: [Agreement] = []
+        var pooled: [[Bool?]] = []
+        var overall = Agreement(code: "")
+        for code in allCodes.sorted() {
+            var row = Agreement(code: code)
+            var values: [[Bool?]] = []
+            for s in seen {
+                let c = s.codes[code]
+                let applied = names.indices.map { c?[$0].applied ?? false }
+                values.append(names.indices.map { s.looked[$0] ? applied[$0] : nil })
+                guard s.looked[0] && s.looked[1] else { continue }
+                row.entries = row.entries + AgreementTable(units: 1, a: applied[0] ? 1 : 0, b: applied[1] ? 1 : 0, both: applied[0] && applied[1] ? 1 : 0)
+                let ta = c?[0].text ?? SegmentSet(), tb = c?[1].text ?? SegmentSet()
+                row.characters = row.characters + AgreementTable(units: s.length, a: ta.length, b: tb.length, both: ta.intersection(tb).length)
+            }
+            row.alpha = Krippendorff.nominalAlpha(values)
+            pooled += values
+            overall.entries = overall.entries + row.entries
+            overall.characters = overall.characters + row.characters
+            rows.append(row)
+        }
+        overall.alpha = Krippendorff.nominalAlpha(pooled)
+        return AgreementReport(coders: coders, entries: entries.count,
+                               codedByBoth: seen.filter { $0.looked[0] && $0.looked[1] }.count, codes: rows, overall: overall)
+    }
+
+    /// The coders of `names` who made no coding in `entries`: an error, naming the diary's
+    /// coders, for one who made none in the whole diary (a misspelt name would otherwise give
+    /// κ = 0 without a word); a warning for one who coded elsewhere in the diary but not here.
+    public static func checkCoders(_ names: [String], in entries: [Entry], diary: Diary, defaultCoder: String?) throws -> [String] {
+        let here = Set(Coding.coders(of: entries, defaultCoder: defaultCoder))
+        let absent = names.filter { !here.contains($0) }
+        guard !absent.isEmpty else { return [] }
+        var ignored: [Diagnostic] = []
+        let all = Coding.coders(of: diary.loadEntries(diagnostics: &ignored, bodies: false), defaultCoder: defaultCoder)
+        let unknown = absent.filter { !all.contains($0) }
+        if !unknown.isEmpty {
+            let list = unknown.map { "\"\($0)\"" }.joined(separator: " and ")
+            let known = all.isEmpty ? "the diary has no codings" : "its coders are " + all.joined(separator: ", ")
+                + (defaultCoder.map { " (a coding without coder: is \($0)'s)" } ?? "")
+            throw DaybookError.input("no coding in the diary is by \(list): \(known)")
+        }
+        return absent.map { "\($0) made no coding in these entries" }
     }
 }
 

@@ -116,7 +116,7 @@ public struct REFIImport {
         var byGUID: [String: Int] = [:]
         for k in 0..<snapshot.count { byGUID[QDPXWriter.sourceGUID(entryID: Entry.id(ofPath: snapshot.path(k)))] = k }
         var byText: [String: [Int]]?
-        let defaultCoder = try? diary.defaultCoder()
+        let defaultCoder = diary.coderOfUnnamedCodings
         for other in project.otherSources {
             unplaced.append("source \"\(other.name)\" (\(project.xmlPath):\(other.line)): a \(other.kind), not text; daybook imports text sources only")
         }
@@ -169,7 +169,7 @@ public struct REFIImport {
                 for f in found {
                     var c = f.coding
                     c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: draft.body) }
-                    if c.coder == nil { c.coder = defaultCoder }
+                    c.coder = c.madeBy(defaultCoder: defaultCoder)
                     if c.coded == nil { c.coded = diary.clock.nowLocal }
                     if !list.contains(where: { $0.untimed == c.untimed }) { list.append(c) } else { existing += 1 }
                     if let who = c.coder { coders.insert(who) }
@@ -245,7 +245,7 @@ public struct REFIImport {
         var applications: [CodeApplication] = []
         for f in found {
             var c = f.coding
-            let who = c.coder ?? defaultCoder
+            let who = c.madeBy(defaultCoder: defaultCoder)
             if let q = c.quote, !same {
                 // The entry changed since the export: the occurrence holds only if the text occurs as often.
                 let a = inSource.count(of: q), b = inBody.count(of: q)
@@ -331,11 +331,11 @@ public struct REFIImport {
     /// highlighter stroke.
     static func has(_ codings: [Coding], _ c: Coding, defaultCoder: String?) -> Bool {
         let quote = c.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
-        let who = c.coder ?? defaultCoder
+        let who = c.madeBy(defaultCoder: defaultCoder)
         return codings.contains { e in
             e.code == c.code && e.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } == quote
                 && (e.occurrence ?? 1) == (c.occurrence ?? 1)
-                && ((e.coder ?? defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
+                && (e.madeBy(defaultCoder: defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
                 && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
         }
     }
