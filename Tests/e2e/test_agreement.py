@@ -211,7 +211,7 @@ def generated_diary(diary, seed):
         word += len(words)
         body = " ".join(words) + ".\n"
         lines = []
-        for who in ("ann", "bob", None):
+        for who in ("ann", "bob", "carol", None):
             if rng.random() < 0.2:
                 continue
             for _ in range(rng.randint(0, 4)):
@@ -267,3 +267,44 @@ def test_disagreements_by_entry(diary):
     assert [(r["coder"], r["text"]) for r in rows] == [("ann", "The login "), ("bob", " and again"), ("bob", "Quiet shift.\n")]
     # With --coded-by coding, the day ann never coded is not a disagreement.
     assert diary.run("code", "stats", "--agreement", "ann", "bob", "--disagreements", "--unit", "entry", "--coded-by", "coding").rc == 1
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_three_coders_alpha_with_missing_values_matches_krippendorff(diary, seed):
+    """More than two coders: alpha by entry and per character, an entry a coder made no coding in
+    being missing for them, against the krippendorff package on the export's codings."""
+    generated_diary(diary, seed)
+    out = diary.tmp / "g.qdpx"
+    diary.ok("export", "qdpx", "-o", out)
+    _, sources = qdpx_codings(out)
+    coders = ("ann", "bob", "carol")
+    report = diary.ok("code", "stats", "--agreement", *coders, "--coded-by", "coding", "--json").json()
+    assert report["coders"] == list(coders)
+    pooled = {"entry": [[], [], []], "character": [[], [], []]}
+    for row in report["codes"]:
+        ent, chars = [[], [], []], [[], [], []]
+        for n, sels in sources:
+            looked = [any(w == who for (_, w, _, _) in sels) for who in coders]
+            if sum(looked) < 2:
+                continue
+            for k, who in enumerate(coders):
+                mine = [(s, e) for (c, w, s, e) in sels if c == row["code"] and w == who]
+                cover = [0] * n
+                for s, e in mine:
+                    for i in range(s, e):
+                        cover[i] = 1
+                ent[k].append((1 if mine else 0) if looked[k] else np.nan)
+                chars[k].extend(cover if looked[k] else [np.nan] * n)
+        for unit, data in (("entry", ent), ("character", chars)):
+            vals = {v for r in data for v in r if not np.isnan(v)}
+            want = None if len(vals) < 2 else float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+            assert close(row["by_" + unit]["alpha"], want), (row["code"], unit, row["by_" + unit]["alpha"], want)
+            for k in range(3):
+                pooled[unit][k].extend(data[k])
+    for unit, data in pooled.items():
+        want = float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+        assert close(report["overall"]["by_" + unit]["alpha"], want), unit
+    table = diary.ok("code", "stats", "--agreement", *coders).out.splitlines()
+    assert table[0].startswith("Agreement of ann, bob and carol by entry") and "alpha" in table[1]
+    assert diary.run("code", "stats", "--agreement", *coders, "--disagreements").rc == 2
+    assert diary.run("code", "stats", "--agreement", "ann").rc == 2

@@ -103,6 +103,30 @@ public enum Krippendorff {
         return alpha(coincidences)
     }
 
+    /// The coincidences of two values (a code applied or not), added unit by unit without
+    /// keeping the units: what per-character α needs, where a unit is one character.
+    struct Binary {
+        var o00 = 0.0, o01 = 0.0, o11 = 0.0
+        /// Values of units with at least two of them (pairable).
+        var pairable = 0
+
+        /// `times` units each with `values` values, `ones` of them 1 (code applied).
+        mutating func add(values m: Int, ones k: Int, times w: Int = 1) {
+            guard m >= 2, w > 0 else { return }
+            let d = Double(m - 1), n = Double(w)
+            o11 += n * Double(k * (k - 1)) / d
+            o00 += n * Double((m - k) * (m - k - 1)) / d
+            o01 += n * Double(k * (m - k)) / d
+            pairable += w
+        }
+
+        static func + (l: Binary, r: Binary) -> Binary {
+            Binary(o00: l.o00 + r.o00, o01: l.o01 + r.o01, o11: l.o11 + r.o11, pairable: l.pairable + r.pairable)
+        }
+
+        var alpha: Double? { Krippendorff.alpha([[o00, o01], [o01, o11]]) }
+    }
+
     /// α from a coincidence matrix (see `nominalAlpha`).
     static func alpha(_ o: [[Double]]) -> Double? {
         let nc = o.map { $0.reduce(0, +) }
@@ -114,7 +138,9 @@ public enum Krippendorff {
     }
 }
 
-/// Agreement of two coders on one code (or, as `AgreementReport.overall`, on every code pooled).
+/// Agreement of the coders on one code (or, as `AgreementReport.overall`, on every code pooled).
+/// The tables are those of the first two coders, filled only when exactly two are compared
+/// (Cohen's kappa and percent agreement are measures of two); alpha is of all of them.
 public struct Agreement: Equatable, Sendable {
     public var code: String
     /// Presence per entry: each entry both coders coded (`AgreementOptions.CodedBy`) is one unit,
@@ -129,6 +155,17 @@ public struct Agreement: Equatable, Sendable {
     /// code is missing for that coder, not "did not apply the code". Over every entry at least two
     /// coders coded; for two coders the same as `entries.alpha`.
     public var alpha: Double?
+    /// Krippendorff's alpha per character with missing values: every character of an entry at
+    /// least two coders coded is a unit; the characters of an entry a coder did not code are
+    /// missing for that coder. For two coders the same as `characters.alpha`.
+    public var characterAlpha: Double?
+    /// Per coder (in the order given): the entries in which they applied the code, and the
+    /// characters their codings of it cover, among the entries at least two coders coded.
+    public var appliedIn: [Int] = []
+    public var charactersCoded: [Int] = []
+    /// Units with at least two values: entries, and characters.
+    public var pairableEntries = 0
+    public var pairableCharacters = 0
 
     public init(code: String, entries: AgreementTable = AgreementTable(), characters: AgreementTable = AgreementTable(), alpha: Double? = nil) {
         self.code = code
@@ -231,56 +268,78 @@ public struct AgreementOptions: Sendable {
     }
 }
 
-/// Agreement of two coders over some entries: per code and overall.
+/// Agreement of two or more coders over some entries: per code and overall.
 public struct AgreementReport: Sendable {
-    public var coders: (String, String)
-    /// Entries given, and those both coders coded (the units of `AgreementUnit.entry`).
+    public var coders: [String]
+    /// Entries given, and those every coder coded (for two: the units of `AgreementUnit.entry`).
     public var entries: Int
     public var codedByBoth: Int
-    /// One row per code either coder applied in the entries both coded, in name order.
+    /// Entries at least two coders coded (the entries alpha has values from).
+    public var codedByTwo: Int
+    /// One row per code a coder applied in the entries at least two coders coded, in name order.
     public var codes: [Agreement]
     /// Every code pooled: by entry, each (entry, code) pair of the rows' codes is one unit; by
-    /// character, each (character, code) pair; α over the same (entry, code) units.
+    /// character, each (character, code) pair; α over the same units.
     public var overall: Agreement
 
     /// Agreement of `coders` on `entries`. The entries' bodies are needed for the per-character
     /// figures (their length); codings are attributed by `Coding.madeBy`.
     public static func compute(_ entries: [Entry], coders: (String, String), options: AgreementOptions = AgreementOptions()) -> AgreementReport {
-        let names = [coders.0, coders.1]
-        struct Seen { var entry: Int; var looked: [Bool]; var codes: [String: [(applied: Bool, text: SegmentSet)]]; var length: Int }
+        compute(entries, coders: [coders.0, coders.1], options: options)
+    }
+
+    public static func compute(_ entries: [Entry], coders names: [String], options: AgreementOptions = AgreementOptions()) -> AgreementReport {
+        struct Seen { var looked: [Bool]; var codes: [String: [(applied: Bool, text: SegmentSet)]]; var length: Int }
         var seen: [Seen] = []
         var allCodes = Set<String>()
-        for (n, e) in entries.enumerated() {
+        for e in entries {
             let looked = names.map { options.coded(e, by: $0) }
             guard looked.filter({ $0 }).count >= 2 else { continue }
             let s = Agreement.segments(e, coders: names, defaultCoder: options.defaultCoder)
             allCodes.formUnion(s.keys)
-            seen.append(Seen(entry: n, looked: looked, codes: s, length: e.body.unicodeScalars.count))
+            seen.append(Seen(looked: looked, codes: s, length: e.body.unicodeScalars.count))
         }
+        let pair = names.count == 2
         var rows: [Agreement] = []
         var pooled: [[Bool?]] = []
+        var pooledCharacters = Krippendorff.Binary()
         var overall = Agreement(code: "")
         for code in allCodes.sorted() {
             var row = Agreement(code: code)
+            row.appliedIn = Array(repeating: 0, count: names.count)
+            row.charactersCoded = Array(repeating: 0, count: names.count)
             var values: [[Bool?]] = []
+            var characters = Krippendorff.Binary()
             for s in seen {
                 let c = s.codes[code]
                 let applied = names.indices.map { c?[$0].applied ?? false }
+                let texts = names.indices.map { c?[$0].text ?? SegmentSet() }
                 values.append(names.indices.map { s.looked[$0] ? applied[$0] : nil })
-                guard s.looked[0] && s.looked[1] else { continue }
+                for i in names.indices where s.looked[i] {
+                    row.appliedIn[i] += applied[i] ? 1 : 0
+                    row.charactersCoded[i] += texts[i].length
+                }
+                characters.addCharacters(length: s.length, texts: names.indices.filter { s.looked[$0] }.map { texts[$0] })
+                guard pair && s.looked[0] && s.looked[1] else { continue }
                 row.entries = row.entries + AgreementTable(units: 1, a: applied[0] ? 1 : 0, b: applied[1] ? 1 : 0, both: applied[0] && applied[1] ? 1 : 0)
-                let ta = c?[0].text ?? SegmentSet(), tb = c?[1].text ?? SegmentSet()
-                row.characters = row.characters + AgreementTable(units: s.length, a: ta.length, b: tb.length, both: ta.intersection(tb).length)
+                row.characters = row.characters + AgreementTable(units: s.length, a: texts[0].length, b: texts[1].length, both: texts[0].intersection(texts[1]).length)
             }
             row.alpha = Krippendorff.nominalAlpha(values)
+            row.characterAlpha = characters.alpha
+            row.pairableEntries = seen.count
+            row.pairableCharacters = characters.pairable
             pooled += values
+            pooledCharacters = pooledCharacters + characters
             overall.entries = overall.entries + row.entries
             overall.characters = overall.characters + row.characters
+            overall.pairableEntries += row.pairableEntries
+            overall.pairableCharacters += row.pairableCharacters
             rows.append(row)
         }
         overall.alpha = Krippendorff.nominalAlpha(pooled)
-        return AgreementReport(coders: coders, entries: entries.count,
-                               codedByBoth: seen.filter { $0.looked[0] && $0.looked[1] }.count, codes: rows, overall: overall)
+        overall.characterAlpha = pooledCharacters.alpha
+        return AgreementReport(coders: names, entries: entries.count, codedByBoth: seen.filter { !$0.looked.contains(false) }.count,
+                               codedByTwo: seen.count, codes: rows, overall: overall)
     }
 
     /// The coders of `names` who made no coding in `entries`: an error, naming the diary's
@@ -303,11 +362,28 @@ public struct AgreementReport: Sendable {
     }
 }
 
+extension Krippendorff.Binary {
+    /// The characters 0..<length of one entry, each a unit whose values are whether each of the
+    /// coders who coded the entry (`texts`, one each) covered it. Characters between the same
+    /// segment boundaries have the same values, so they are added a stretch at a time.
+    mutating func addCharacters(length: Int, texts: [SegmentSet]) {
+        guard texts.count >= 2, length > 0 else { return }
+        var cuts = Set([0, length])
+        for t in texts { for r in t.ranges { cuts.insert(min(r.lowerBound, length)); cuts.insert(min(r.upperBound, length)) } }
+        let sorted = cuts.sorted()
+        for (lo, hi) in zip(sorted, sorted.dropFirst()) where hi > lo {
+            add(values: texts.count, ones: texts.filter { $0.contains(lo) }.count, times: hi - lo)
+        }
+    }
+}
+
 /// Stretches of a text as sorted, separate ranges.
 struct SegmentSet: Equatable {
     private(set) var ranges: [Range<Int>] = []
 
     var length: Int { ranges.reduce(0) { $0 + $1.count } }
+
+    func contains(_ i: Int) -> Bool { ranges.contains { $0.contains(i) } }
 
     mutating func insert(_ r: Range<Int>) {
         guard !r.isEmpty else { return }

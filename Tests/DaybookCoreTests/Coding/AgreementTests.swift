@@ -145,6 +145,9 @@ final class AgreementTests: XCTestCase {
         XCTAssertEqual(x.expected ?? -1, 434.0 / 841.0, accuracy: 1e-12)
         XCTAssertEqual(x.kappa ?? -1, 30.0 / 407.0, accuracy: 1e-12)
         XCTAssertEqual(x.alpha ?? -1, 1 - 741.0 / 805.0, accuracy: 1e-12)
+        // The per-character α with missing values (any number of coders) is the same for two.
+        XCTAssertEqual(report.codes[0].characterAlpha ?? -1, 1 - 741.0 / 805.0, accuracy: 1e-12)
+        XCTAssertEqual(report.codes[0].pairableCharacters, 29)
         let all = report.overall.characters
         XCTAssertEqual([all.units, all.a, all.b, all.both], [58, 13, 39, 5])
         // By entry the two agree on x (both applied it) and differ on y.
@@ -216,5 +219,35 @@ final class AgreementTests: XCTestCase {
         XCTAssertNil(Krippendorff.nominalAlpha([[1, nil], [nil, 2]]))
         XCTAssertNil(Krippendorff.nominalAlpha([[1, 1], [1, 1]]))
         XCTAssertNil(Krippendorff.nominalAlpha([[Int?]]()))
+    }
+
+    /// Three coders, one of whom never looked at one entry: α by entry and per character with
+    /// missing values, against the general α on the reliability matrix written out unit by unit.
+    func testThreeCodersWithMissingValues() {
+        let body = "abcdefghij"  // 10 scalars, no line break: positions are plain to read
+        let entries = [
+            codedEntry("e0", [Coding(code: "x", quote: "abcd", coder: "ann"), Coding(code: "x", quote: "cdef", coder: "bob"),
+                              Coding(code: "x", quote: "abcdef", coder: "carol")], body: body),
+            codedEntry("e1", [Coding(code: "x", coder: "ann"), Coding(code: "y", quote: "hij", coder: "bob")], body: body),
+            codedEntry("e2", [Coding(code: "y", quote: "a", coder: "carol"), Coding(code: "y", quote: "b", coder: "ann")], body: body),
+        ]
+        let report = AgreementReport.compute(entries, coders: ["ann", "bob", "carol"], options: AgreementOptions(codedBy: .anyCoding))
+        XCTAssertEqual([report.codedByBoth, report.codedByTwo], [1, 3])
+        let x = report.codes[0]
+        XCTAssertEqual(x.code, "x")
+        // By entry: e0 all three applied x; e1 ann yes, bob no, carol missing; e2 bob missing, ann and carol no.
+        XCTAssertEqual(x.alpha, Krippendorff.nominalAlpha([[true, true, true], [true, false, nil], [false, nil, false]]))
+        XCTAssertEqual(x.appliedIn, [2, 1, 1])
+        // Per character: e0 a–b (ann, carol), c–d (all), e–f (bob, carol), g–j (none); e1 ann all
+        // ten, bob none, carol missing; e2 no one, bob missing.
+        var units: [[Bool?]] = []
+        units += Array(repeating: [true, false, true], count: 2) + Array(repeating: [true, true, true], count: 2)
+        units += Array(repeating: [false, true, true], count: 2) + Array(repeating: [false, false, false], count: 4)
+        units += Array(repeating: [true, false, nil], count: 10) + Array(repeating: [false, nil, false], count: 10)
+        XCTAssertEqual(x.characterAlpha ?? -1, Krippendorff.nominalAlpha(units) ?? 1, accuracy: 1e-12)
+        XCTAssertEqual(x.pairableCharacters, 30)
+        XCTAssertEqual(x.charactersCoded, [14, 4, 6])
+        // With more than two coders there is no pair table (kappa is a measure of two).
+        XCTAssertEqual(x.entries.units, 0)
     }
 }

@@ -22,7 +22,7 @@ struct CodeStats: ParsableCommand {
     @OptionGroup var filters: FilterOptions
     @Flag(help: "A code × code matrix of entries coded with both.") var cooccurrence = false
     @Flag(help: "Count overlapping segments instead of shared entries (implies --cooccurrence).") var overlap = false
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Agreement of two coders.", valueName: "coder")) var agreement: [String] = []
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Agreement of two coders (or more: alpha only).", valueName: "coder")) var agreement: [String] = []
     @Option(help: ArgumentHelp("With --agreement: the unit the table (or --disagreements) counts in: entry or character (default: entry; character for --disagreements).", valueName: "unit"))
     var unit: AgreementUnit?
     @Option(name: .customLong("coded-by"), help: ArgumentHelp("With --agreement: which entries count as coded by a coder: every (default) or coding (those holding one of their codings).", valueName: "rule"))
@@ -33,7 +33,8 @@ struct CodeStats: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if !agreement.isEmpty && agreement.count != 2 { throw ValidationError("--agreement takes two coders: --agreement ANN BOB") }
+        if agreement.count == 1 { throw ValidationError("--agreement takes two coders or more: --agreement ANN BOB") }
+        if disagreements && agreement.count > 2 { throw ValidationError("--disagreements compares two coders: --agreement ANN BOB") }
         if !agreement.isEmpty && (cooccurrence || overlap) { throw ValidationError("give --agreement or --cooccurrence, not both") }
         if disagreements && agreement.isEmpty { throw ValidationError("--disagreements goes with --agreement A B") }
         if agreement.isEmpty && (unit != nil || codedBy != .every || csv) { throw ValidationError("--unit, --coded-by and --csv go with --agreement A B") }
@@ -45,16 +46,18 @@ struct CodeStats: ParsableCommand {
         // Bodies for the agreement: the per-character figures count every character of an entry.
         let entries = try filters.entries(of: diary, bodies: !agreement.isEmpty)
         let uses = CodeStatistics.uses(entries)
-        if agreement.count == 2 {
+        if agreement.count >= 2 {
             let options = AgreementOptions(codedBy: codedBy.rule, defaultCoder: diary.coderOfUnnamedCodings)
             for w in try AgreementReport.checkCoders(agreement, in: entries, diary: diary, defaultCoder: options.defaultCoder) {
                 Terminal.message("daybook: warning: \(w)")
             }
-            let pair = (agreement[0], agreement[1])
             if disagreements {
-                try showDisagreements(Agreement.disagreements(entries, coders: pair, options: options, unit: unit ?? .character), unit: unit ?? .character)
+                try showDisagreements(Agreement.disagreements(entries, coders: (agreement[0], agreement[1]), options: options, unit: unit ?? .character),
+                                      unit: unit ?? .character)
+            } else if agreement.count == 2 {
+                try showAgreement(AgreementReport.compute(entries, coders: agreement, options: options))
             } else {
-                try showAgreement(AgreementReport.compute(entries, coders: pair, options: options))
+                try showAlpha(AgreementReport.compute(entries, coders: agreement, options: options))
             }
         } else if cooccurrence || overlap {
             let codes = uses.map(\.code)
@@ -104,17 +107,17 @@ struct CodeStats: ParsableCommand {
                                                           ("a", .int(r.entries.a)), ("b", .int(r.entries.b)), ("both", .int(r.entries.both)), ("neither", .int(r.entries.neither)),
                                                           ("chars_a", .int(r.characters.a)), ("chars_b", .int(r.characters.b)), ("chars_both", .int(r.characters.both)),
                                                           ("overlap", number(r.characters.overlap)),
-                                                          ("by_entry", table(r.entries, alpha: r.alpha)), ("by_character", table(r.characters, alpha: r.characters.alpha))]) }
+                                                          ("by_entry", table(r.entries, alpha: r.alpha)), ("by_character", table(r.characters, alpha: r.characterAlpha))]) }
             Terminal.out(JSONValue.object([("coders", .array(agreement.map(JSONValue.string))), ("coded_by", .string(codedBy.rawValue)),
                                            ("entries", .int(report.entries)), ("coded_by_both", .int(report.codedByBoth)), ("codes", .array(codes)),
                                            ("overall", .object([("by_entry", table(report.overall.entries, alpha: report.overall.alpha)),
-                                                                ("by_character", table(report.overall.characters, alpha: report.overall.characters.alpha))]))])
+                                                                ("by_character", table(report.overall.characters, alpha: report.overall.characterAlpha))]))])
                 .serialized(pretty: true))
         } else if csv {
             Terminal.out(CodeLs.csvRow(["scope", "code", "unit", "units", "a", "b", "both", "neither", "agreement", "expected", "kappa", "alpha"]), terminator: "\r\n")
             func f(_ d: Double?) -> String { d.map { String($0) } ?? "" }
             for (scope, r) in rows.map({ ("code", $0) }) + [("overall", report.overall)] {
-                for (u, t, alpha) in [(AgreementUnit.entry, r.entries, r.alpha), (.character, r.characters, r.characters.alpha)] {
+                for (u, t, alpha) in [(AgreementUnit.entry, r.entries, r.alpha), (.character, r.characters, r.characterAlpha)] {
                     Terminal.out(CodeLs.csvRow([scope, scope == "code" ? r.code : "", u.rawValue, String(t.units), String(t.a), String(t.b), String(t.both), String(t.neither),
                                                 f(t.observed), f(t.expected), f(t.kappa), f(alpha)]), terminator: "\r\n")
                 }
@@ -135,13 +138,59 @@ struct CodeStats: ParsableCommand {
                 let t = byCharacter ? r.characters : r.entries
                 let pct = t.observed.map { String(format: "%8.1f %%", $0 * 100) } ?? "       —  "
                 let kappa = t.kappa.map { String(format: "%7.3f", $0) } ?? "  undef"
-                let alpha = (byCharacter ? t.alpha : r.alpha).map { String(format: "%7.3f", $0) } ?? "  undef"
+                let alpha = (byCharacter ? r.characterAlpha : r.alpha).map { String(format: "%7.3f", $0) } ?? "  undef"
                 let text = byCharacter ? "" : " " + (r.characters.overlap.map { String(format: "%7.1f %%", $0 * 100) } ?? "      —  ")
                 Terminal.out(name.padding(toLength: w, withPad: " ", startingAt: 0) + "  " + pct + " " + kappa + " " + alpha + text + "  "
                              + CodeStats.right(t.a, wa) + "  " + CodeStats.right(t.b, wb) + "  " + CodeStats.right(t.both, byCharacter ? 7 : 4))
             }
         }
         if rows.isEmpty { throw DaybookError.nothing("daybook: neither \(agreement[0]) nor \(agreement[1]) coded these entries") }
+    }
+
+    /// More than two coders: Krippendorff's alpha with missing values by entry and per character
+    /// (Cohen's kappa and percent agreement are measures of two coders).
+    func showAlpha(_ report: AgreementReport) throws {
+        func number(_ d: Double?) -> JSONValue { d.map(JSONValue.double) ?? .null }
+        let rows = report.codes
+        let all = rows.map { ($0, $0.code) } + [(report.overall, "")]
+        if json {
+            func unit(_ units: Int, _ counts: [Int]?, _ alpha: Double?) -> JSONValue {
+                .object([("units", .int(units))] + (counts.map { [("coded", .array($0.map(JSONValue.int)))] } ?? []) + [("alpha", number(alpha))])
+            }
+            let codes = rows.map { r in JSONValue.object([("code", .string(r.code)), ("alpha", number(r.alpha)),
+                                                          ("by_entry", unit(r.pairableEntries, r.appliedIn, r.alpha)),
+                                                          ("by_character", unit(r.pairableCharacters, r.charactersCoded, r.characterAlpha))]) }
+            Terminal.out(JSONValue.object([("coders", .array(agreement.map(JSONValue.string))), ("coded_by", .string(codedBy.rawValue)),
+                                           ("entries", .int(report.entries)), ("coded_by_all", .int(report.codedByBoth)),
+                                           ("coded_by_two", .int(report.codedByTwo)), ("codes", .array(codes)),
+                                           ("overall", .object([("by_entry", unit(report.overall.pairableEntries, nil, report.overall.alpha)),
+                                                                ("by_character", unit(report.overall.pairableCharacters, nil, report.overall.characterAlpha))]))])
+                .serialized(pretty: true))
+        } else if csv {
+            Terminal.out(CodeLs.csvRow(["scope", "code", "unit", "units", "a", "b", "both", "neither", "agreement", "expected", "kappa", "alpha"]), terminator: "\r\n")
+            for (r, name) in all {
+                for (u, units, alpha) in [(AgreementUnit.entry, r.pairableEntries, r.alpha), (.character, r.pairableCharacters, r.characterAlpha)] {
+                    Terminal.out(CodeLs.csvRow([name.isEmpty ? "overall" : "code", name, u.rawValue, String(units), "", "", "", "", "", "", "",
+                                                alpha.map { String($0) } ?? ""]), terminator: "\r\n")
+                }
+            }
+        } else {
+            let byCharacter = unit == .character
+            let names = agreement.dropLast().joined(separator: ", ") + " and " + (agreement.last ?? "")
+            Terminal.out(Terminal.bold("Agreement of \(names) " + (byCharacter ? "per character, each character of" : "by entry, did each apply the code in")
+                + " the \(CodeCommand.plural(report.codedByTwo, "entry")) two or more coded (\(report.codedByBoth) by all" + (report.codedByTwo < report.entries ? ", of \(report.entries))" : ")")
+                + ": Krippendorff's alpha with missing values"))
+            let w = max("(all codes)".count, rows.map(\.code.count).max() ?? 0)
+            let widths = agreement.map { max($0.count, byCharacter ? 7 : 4) }
+            Terminal.out(Terminal.bold("code".padding(toLength: w, withPad: " ", startingAt: 0) + "    alpha  "
+                                       + zip(agreement, widths).map { CodeStats.left($0, $1) }.joined(separator: "  ")))
+            for (r, name) in all {
+                let alpha = (byCharacter ? r.characterAlpha : r.alpha).map { String(format: "%7.3f", $0) } ?? "  undef"
+                let counts = name.isEmpty ? "" : zip(byCharacter ? r.charactersCoded : r.appliedIn, widths).map { CodeStats.right($0, $1) }.joined(separator: "  ")
+                Terminal.out((name.isEmpty ? "(all codes)" : name).padding(toLength: w, withPad: " ", startingAt: 0) + "  " + alpha + (counts.isEmpty ? "" : "  " + counts))
+            }
+        }
+        if rows.isEmpty { throw DaybookError.nothing("daybook: none of \(agreement.joined(separator: ", ")) coded these entries") }
     }
 
     func showDisagreements(_ list: [Agreement.Disagreement], unit: AgreementUnit) throws {
