@@ -281,14 +281,17 @@ def test_qdc_import_merges_codes_into_the_codebook(diary, tmp_path):
     coded_diary(diary, "\n")
     qdc = diary.ok("export", "qdc").out
     assert 'name="work\u2215paper"' in qdc
-    edited = qdc.replace('<Code guid="', '<Code guid="0d9c1a2e-0000-4000-8000-000000000001" name="Relief" isCodable="true" color="#1A7F37"/>\n      <Code guid="', 1)
+    # The schema's short colour form #RGB is read as #RRGGBB (issue 42).
+    edited = qdc.replace('<Code guid="', '<Code guid="0d9c1a2e-0000-4000-8000-000000000001" name="Relief" isCodable="true" color="#1A7F37"/>\n'
+                         '      <Code guid="0d9c1a2e-0000-4000-8000-000000000002" name="Calm" isCodable="true" color="#0aF"/>\n      <Code guid="', 1)
     (tmp_path / "b.qdc").write_text(edited)
     commits = diary.commits()
     r = diary.ok("import", "qdc", tmp_path / "b.qdc")
     assert diary.commits() == commits + 1
     book = (diary.path / "codebook.yml").read_text()
     assert "  relief:\n    color: \"#1a7f37\"\n" in book and "work/paper" in book, book
-    assert "1 code added" in r.err
+    assert "  calm:\n    color: \"#00aaff\"\n" in book, book
+    assert "2 codes added" in r.err
 
 
 def test_real_readers_find_every_code_segment_and_coder(diary, tmp_path):

@@ -89,9 +89,9 @@ public struct REFIImport {
                 if !base.contains(memo) { description = base.isEmpty ? memo : base + "\n\n" + memo }
             }
             if description == existing?.description { description = nil }
-            var color = code.color.map { $0.lowercased() }
+            var color = code.color.map { REFIImport.color($0) }
             if let c = color, !Codebook.isColor(c) {
-                notes.append("code `\(name)`: the colour \"\(c)\" is not #RRGGBB; left as it was")
+                notes.append("code `\(name)`: the colour \"\(c)\" is not #RRGGBB or #RGB; left as it was")
                 color = nil
             }
             if color != nil, color == existing?.color?.lowercased() { color = nil }
@@ -347,6 +347,15 @@ public struct REFIImport {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         return String(validatingUTF8Data: Data(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A REFI-QDA colour as daybook writes one: lowercase, and the schema's short form #RGB
+    /// spelt out as #RRGGBB (each digit doubled, as CSS reads it).
+    static func color(_ s: String) -> String {
+        let c = s.lowercased()
+        let hex = c.dropFirst()
+        guard c.hasPrefix("#"), hex.count == 3, hex.allSatisfy(\.isHexDigit) else { return c }
+        return "#" + hex.map { "\($0)\($0)" }.joined()
     }
 
     /// A text compared whatever its line endings and trailing blanks.
