@@ -15,7 +15,9 @@ import Foundation
 ///   becomes `coded:`; notes on the coding or the selection, and the selection's description,
 ///   become its `memo`;
 /// - a text source that is no entry becomes a new entry (title: its name; date: its
-///   `creationDateTime`, else now), with its codings, unless `codingsOnly`;
+///   `creationDateTime`, else now), with its codings, unless `codingsOnly`; its Cases and Sets
+///   become tags and its variables fields (`keepGrouping`), which an entry the diary has is not
+///   given (the report says so);
 /// - a coding the entry has already (same code, quote, occurrence and coder) is counted, not
 ///   written again, so importing a diary's own export adds no coding (only the codes the entries
 ///   use and the codebook lacks, which the export defines, are added to the codebook).
@@ -117,6 +119,9 @@ public struct REFIImport {
         for k in 0..<snapshot.count { byGUID[QDPXWriter.sourceGUID(entryID: Entry.id(ofPath: snapshot.path(k)))] = k }
         var byText: [String: [Int]]?
         let defaultCoder = diary.coderOfUnnamedCodings
+        var casesOf: [String: [REFIProject.Case]] = [:], setsOf: [String: [String]] = [:]
+        for c in project.cases { for g in Set(c.sources) { casesOf[g, default: []].append(c) } }
+        for x in project.sets { for g in Set(x.sources) { setsOf[g, default: []].append(x.name) } }
         for other in project.otherSources {
             unplaced.append("source \"\(other.name)\" (\(project.xmlPath):\(other.line)): a \(other.kind), not text; daybook imports text sources only")
         }
@@ -140,7 +145,12 @@ public struct REFIImport {
                 k = byText?[REFIImport.textKey(text)]?.first
             }
             let found = codings(of: source, text: text, label: label, project: project)
+            let grouping = (cases: casesOf[source.guid] ?? [], sets: setsOf[source.guid] ?? [])
             if let k {
+                if !grouping.cases.isEmpty || !grouping.sets.isEmpty || !source.values.isEmpty {
+                    let what = grouping.cases.map { "case \"\($0.name)\"" } + grouping.sets.map { "set \"\($0)\"" } + (source.values.isEmpty ? [] : ["its variables"])
+                    notes.append("\(label) is the entry \(diary.displayPath(snapshot.path(k))): its \(what.joined(separator: ", ")) not written to it (import adds codings to an entry the diary has, never tags or fields)")
+                }
                 // Codings the entry has are counted from the diary's cache; the entry is read
                 // only for new ones (a diary's own export reads no entry at all).
                 let known = snapshot.entry(k, parts: .codings).codings
@@ -165,6 +175,7 @@ public struct REFIImport {
                 var draft = EntryDraft(date: date, title: source.name.flatMap { $0.isEmpty ? nil : $0 })
                 // Written with LF, as `new` and every import write a body; quotes follow.
                 draft.body = text.replacingOccurrences(of: "\r\n", with: "\n")
+                keepGrouping(grouping.cases, grouping.sets, values: source.values, project: project, in: &draft, label: label)
                 var list: [Coding] = []
                 for f in found {
                     var c = f.coding
@@ -337,6 +348,41 @@ public struct REFIImport {
                 && (e.occurrence ?? 1) == (c.occurrence ?? 1)
                 && (e.madeBy(defaultCoder: defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
                 && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
+        }
+    }
+
+    /// A new entry keeps its source's Cases, Sets and Variables: each case the tag `case/NAME`,
+    /// each set `set/NAME` (names as code names are made, `REFIXML.daybookCodeName`), and the
+    /// variable values of the source and its cases front-matter fields named by the variable
+    /// (Integer, Float and Boolean values typed; the source's own value first, then the first case's).
+    mutating func keepGrouping(_ cases: [REFIProject.Case], _ sets: [String], values: [REFIProject.VariableValue], project: REFIProject,
+                               in draft: inout EntryDraft, label: String) {
+        for (prefix, name) in cases.map({ ("case", $0.name) }) + sets.map({ ("set", $0) }) {
+            guard let tag = REFIXML.daybookCodeName(name).map({ "\(prefix)/\($0)" }) else {
+                notes.append("\(label): the \(prefix) \"\(name)\" has nothing a tag can hold; left out")
+                continue
+            }
+            if !draft.tags.contains(tag) { draft.tags.append(tag) }
+        }
+        let reserved: Set<String> = ["date", "codes", "title", "template", "tags", "mood"]
+        for v in values + cases.flatMap(\.values) {
+            guard let variable = project.variables[v.variable] else {
+                notes.append("\(label): a value of the variable \(v.variable), which <Variables> does not have; left out")
+                continue
+            }
+            guard let key = REFIXML.daybookCodeName(variable.name)?.replacingOccurrences(of: "/", with: "-"), !reserved.contains(key) else {
+                notes.append("\(label): the variable \"\(variable.name)\" cannot be a field of the entry (a name daybook keeps, or nothing a key can hold); left out")
+                continue
+            }
+            guard !draft.fields.contains(where: { $0.0 == key }) else { continue }
+            let value: JSONValue
+            switch v.kind {
+            case "IntegerValue": value = Int(v.text).map(JSONValue.int) ?? .string(v.text)
+            case "FloatValue": value = Double(v.text).map(JSONValue.double) ?? .string(v.text)
+            case "BooleanValue": value = ["true", "1"].contains(v.text.lowercased()) ? .bool(true) : ["false", "0"].contains(v.text.lowercased()) ? .bool(false) : .string(v.text)
+            default: value = .string(v.text)
+            }
+            draft.fields.append((key, value))
         }
     }
 
