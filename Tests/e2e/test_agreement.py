@@ -188,10 +188,13 @@ def test_agreement_on_the_example_is_what_its_qdpx_export_gives(example):
     check_against(both, reference(sources, "mp", "ak", only_both_coded=True))
     # CSV holds the same figures, per code and overall, by both units.
     rows = list(csv.DictReader(io.StringIO(example.ok("code", "stats", "--agreement", "mp", "ak", "--csv").out)))
-    assert len(rows) == 2 * (len(report["codes"]) + 1)
+    assert len(rows) == 3 * (len(report["codes"]) + 1)
     for row in rows:
         want = report["overall"] if row["scope"] == "overall" else next(r for r in report["codes"] if r["code"] == row["code"])
         t = want["by_" + row["unit"]]
+        if row["unit"] == "segment":
+            assert (int(row["units"]), int(row["both"])) == (t["units"], t["a_agreed"] + t["b_agreed"])
+            continue
         assert int(row["units"]) == t["units"] and int(row["both"]) == t["both"]
         assert (row["kappa"] == "") == (t["kappa"] is None)
         if t["kappa"] is not None:
@@ -308,3 +311,27 @@ def test_three_coders_alpha_with_missing_values_matches_krippendorff(diary, seed
     assert table[0].startswith("Agreement of ann, bob and carol by entry") and "alpha" in table[1]
     assert diary.run("code", "stats", "--agreement", *coders, "--disagreements").rc == 2
     assert diary.run("code", "stats", "--agreement", "ann").rc == 2
+
+
+def test_segment_overlap_with_a_threshold(diary):
+    """MAXQDA's segment level: a coding agrees when the other coder coded the code over at least
+    --min-overlap (90 %) of it. ann's "The login failed again" (22) shares "failed again" (12)
+    with bob's "failed again and again" (22): 12/22 of each, under 90 % but over 50 %."""
+    coded_diary(diary)
+    seg = diary.ok("code", "stats", "--agreement", "ann", "bob", "--json").json()["codes"][0]["by_segment"]
+    assert (seg["a"], seg["b"], seg["a_agreed"], seg["b_agreed"]) == (1, 2, 0, 0)
+    half = diary.ok("code", "stats", "--agreement", "ann", "bob", "--json", "--min-overlap", "0.5").json()
+    seg = half["codes"][0]["by_segment"]
+    assert (seg["a_agreed"], seg["b_agreed"], seg["agreement"]) == (1, 1, 2 / 3)
+    # One code: chance agreement 1/k is 1, so kappa is undefined.
+    assert half["overall"]["by_segment"]["codes"] == 1 and half["overall"]["by_segment"]["kappa"] is None
+    table = diary.ok("code", "stats", "--agreement", "ann", "bob", "--unit", "segment", "--min-overlap", "0.5").out.splitlines()
+    assert table[0].startswith("Agreement of ann and bob by segment:") and "at least 50 % of it" in table[0]
+    assert table[2].split() == ["frustration", "66.7", "%", "1/1", "1/2"]
+    rows = [r for r in csv.DictReader(io.StringIO(diary.ok("code", "stats", "--agreement", "ann", "bob", "--csv").out)) if r["unit"] == "segment"]
+    assert [(r["scope"], r["units"], r["both"]) for r in rows] == [("code", "3", "0"), ("overall", "3", "0")]
+    d = diary.ok("code", "stats", "--agreement", "ann", "bob", "--disagreements", "--unit", "segment", "--json").json()["disagreements"]
+    assert [(x["coder"], x["text"]) for x in d] == [("ann", "The login failed again"), ("bob", "failed again and again"), ("bob", "Quiet shift.\n")]
+    assert "unmatched ann" in diary.ok("code", "stats", "--agreement", "ann", "bob", "--disagreements", "--unit", "segment").out
+    assert diary.run("code", "stats", "--agreement", "ann", "bob", "--min-overlap", "1.5").rc == 2
+    assert diary.run("code", "stats", "--agreement", "ann", "bob", "--min-overlap", "0.5").rc == 2

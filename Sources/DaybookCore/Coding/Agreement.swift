@@ -163,6 +163,8 @@ public struct Agreement: Equatable, Sendable {
     /// characters their codings of it cover, among the entries at least two coders coded.
     public var appliedIn: [Int] = []
     public var charactersCoded: [Int] = []
+    /// By segment (two coders): each coding of either coder that covers text is one segment.
+    public var segments = SegmentAgreement()
     /// Units with at least two values: entries, and characters.
     public var pairableEntries = 0
     public var pairableCharacters = 0
@@ -186,7 +188,8 @@ public struct Agreement: Equatable, Sendable {
 
     /// Per unit, where the two coders differ, by entry, code and position. By character: every
     /// stretch of text one coder coded with a code and the other did not. By entry: every entry
-    /// (of those both coded) in which one applied the code and the other did not.
+    /// (of those both coded) in which one applied the code and the other did not. By segment:
+    /// every segment that does not agree (`SegmentAgreement`), whole.
     public static func disagreements(_ entries: [Entry], coders: (String, String), options: AgreementOptions = AgreementOptions(),
                                      unit: AgreementUnit = .character) -> [Disagreement] {
         let (coderA, coderB) = coders
@@ -195,6 +198,14 @@ public struct Agreement: Equatable, Sendable {
             let segments = segments(e, coders: [coderA, coderB], defaultCoder: options.defaultCoder)
             for code in segments.keys.sorted() {
                 let s = segments[code] ?? []
+                if unit == .segment {
+                    for (i, who) in [(0, coderA), (1, coderB)] {
+                        for piece in s[i].pieces where !SegmentAgreement.agrees(piece, coveredBy: s[1 - i].text, minOverlap: options.minOverlap) {
+                            out.append(Disagreement(entry: e, code: code, coder: who, segment: QuoteAnchor(start: piece.lowerBound, end: piece.upperBound)))
+                        }
+                    }
+                    continue
+                }
                 if unit == .entry {
                     let whole = QuoteAnchor(start: 0, end: e.body.unicodeScalars.count)
                     if s[0].applied && !s[1].applied { out.append(Disagreement(entry: e, code: code, coder: coderA, segment: whole)) }
@@ -212,16 +223,19 @@ public struct Agreement: Equatable, Sendable {
 
     /// Per code, for each of `coders`: whether they applied it in the entry, and the text their
     /// codings of it cover. Codings are attributed by `Coding.madeBy`.
-    static func segments(_ e: Entry, coders: [String], defaultCoder: String?) -> [String: [(applied: Bool, text: SegmentSet)]] {
-        var out: [String: [(applied: Bool, text: SegmentSet)]] = [:]
+    static func segments(_ e: Entry, coders: [String], defaultCoder: String?) -> [String: [CoderCoding]] {
+        var out: [String: [CoderCoding]] = [:]
         for (k, c) in e.codings.enumerated() {
             guard let who = c.madeBy(defaultCoder: defaultCoder), coders.contains(who) else { continue }
-            var s = out[c.code] ?? Array(repeating: (false, SegmentSet()), count: coders.count)
+            var s = out[c.code] ?? Array(repeating: CoderCoding(), count: coders.count)
             let anchor = e.anchor(k)
             // Every place the coder holds (a coder compared with themselves agrees throughout).
             for i in coders.indices where coders[i] == who {
                 s[i].applied = true
-                if let anchor { s[i].text.insert(anchor.range) }
+                if let anchor, !anchor.range.isEmpty {
+                    s[i].text.insert(anchor.range)
+                    s[i].pieces.append(anchor.range)
+                }
             }
             out[c.code] = s
         }
@@ -235,6 +249,64 @@ public enum AgreementUnit: String, CaseIterable, Sendable {
     case entry
     /// One character (Unicode scalar) of an entry's body.
     case character
+    /// One coded segment of either coder, agreeing when the other coded enough of it.
+    case segment
+}
+
+/// One coder's codings of one code in one entry: whether they applied it, the text their codings
+/// cover, and each coding's own stretch (a segment).
+struct CoderCoding {
+    var applied = false
+    var text = SegmentSet()
+    var pieces: [Range<Int>] = []
+}
+
+/// Agreement by segment, as MAXQDA counts it at its "segment" level: every segment (a coding that
+/// covers text) of either coder is one unit, and it agrees when the other coder coded the same
+/// code over at least `AgreementOptions.minOverlap` of its characters (their codings of the code
+/// taken together). Percent agreement is the share of the segments that agree; there are no units
+/// that neither coded, so chance agreement is 1/k for k codes compared (Brennan and Prediger, 1981,
+/// the kappa MAXQDA reports for this level): κ = (p_o − 1/k) / (1 − 1/k), undefined for k < 2.
+public struct SegmentAgreement: Equatable, Sendable {
+    /// Segments of coder A and of coder B, and of those the ones that agree.
+    public var a = 0, b = 0, aAgreed = 0, bAgreed = 0
+    /// Codes compared (k), for κ; set on the overall row.
+    public var categories = 0
+
+    public init() {}
+
+    public var units: Int { a + b }
+    public var agreed: Int { aAgreed + bAgreed }
+
+    /// p_o, from 0 to 1; nil without segments.
+    public var observed: Double? { units == 0 ? nil : Double(agreed) / Double(units) }
+
+    /// κ with chance 1/k; nil for fewer than two codes or no segments.
+    public var kappa: Double? {
+        guard let po = observed, categories >= 2 else { return nil }
+        let pc = 1 / Double(categories)
+        return (po - pc) / (1 - pc)
+    }
+
+    mutating func count(coder i: Int, agreed: Bool) {
+        if i == 0 { a += 1; if agreed { aAgreed += 1 } } else { b += 1; if agreed { bAgreed += 1 } }
+    }
+
+    /// Whether `other` covers at least `minOverlap` of `piece`.
+    static func agrees(_ piece: Range<Int>, coveredBy other: SegmentSet, minOverlap: Double) -> Bool {
+        var one = SegmentSet()
+        one.insert(piece)
+        return Double(one.intersection(other).length) >= minOverlap * Double(piece.count) - 1e-9
+    }
+
+    static func + (l: SegmentAgreement, r: SegmentAgreement) -> SegmentAgreement {
+        var s = SegmentAgreement()
+        s.a = l.a + r.a
+        s.b = l.b + r.b
+        s.aAgreed = l.aAgreed + r.aAgreed
+        s.bAgreed = l.bAgreed + r.bAgreed
+        return s
+    }
 }
 
 /// How agreement is computed.
@@ -253,10 +325,14 @@ public struct AgreementOptions: Sendable {
     public var codedBy: CodedBy
     /// Whose a coding without `coder:` is (`Coding.madeBy`).
     public var defaultCoder: String?
+    /// By segment: the share of a segment the other coder must have coded with the same code
+    /// for the segment to agree (MAXQDA's default: 90 %).
+    public var minOverlap: Double
 
-    public init(codedBy: CodedBy = .every, defaultCoder: String? = nil) {
+    public init(codedBy: CodedBy = .every, defaultCoder: String? = nil, minOverlap: Double = 0.9) {
         self.codedBy = codedBy
         self.defaultCoder = defaultCoder
+        self.minOverlap = minOverlap
     }
 
     /// Whether `coder` coded the entry, as `codedBy` says.
@@ -289,7 +365,7 @@ public struct AgreementReport: Sendable {
     }
 
     public static func compute(_ entries: [Entry], coders names: [String], options: AgreementOptions = AgreementOptions()) -> AgreementReport {
-        struct Seen { var looked: [Bool]; var codes: [String: [(applied: Bool, text: SegmentSet)]]; var length: Int }
+        struct Seen { var looked: [Bool]; var codes: [String: [CoderCoding]]; var length: Int }
         var seen: [Seen] = []
         var allCodes = Set<String>()
         for e in entries {
@@ -323,6 +399,12 @@ public struct AgreementReport: Sendable {
                 guard pair && s.looked[0] && s.looked[1] else { continue }
                 row.entries = row.entries + AgreementTable(units: 1, a: applied[0] ? 1 : 0, b: applied[1] ? 1 : 0, both: applied[0] && applied[1] ? 1 : 0)
                 row.characters = row.characters + AgreementTable(units: s.length, a: texts[0].length, b: texts[1].length, both: texts[0].intersection(texts[1]).length)
+                for (i, other) in [(0, 1), (1, 0)] {
+                    for piece in c?[i].pieces ?? [] {
+                        let agreed = SegmentAgreement.agrees(piece, coveredBy: texts[other], minOverlap: options.minOverlap)
+                        row.segments.count(coder: i, agreed: agreed)
+                    }
+                }
             }
             row.alpha = Krippendorff.nominalAlpha(values)
             row.characterAlpha = characters.alpha
@@ -332,12 +414,14 @@ public struct AgreementReport: Sendable {
             pooledCharacters = pooledCharacters + characters
             overall.entries = overall.entries + row.entries
             overall.characters = overall.characters + row.characters
+            overall.segments = overall.segments + row.segments
             overall.pairableEntries += row.pairableEntries
             overall.pairableCharacters += row.pairableCharacters
             rows.append(row)
         }
         overall.alpha = Krippendorff.nominalAlpha(pooled)
         overall.characterAlpha = pooledCharacters.alpha
+        overall.segments.categories = rows.count
         return AgreementReport(coders: names, entries: entries.count, codedByBoth: seen.filter { !$0.looked.contains(false) }.count,
                                codedByTwo: seen.count, codes: rows, overall: overall)
     }

@@ -250,4 +250,30 @@ final class AgreementTests: XCTestCase {
         // With more than two coders there is no pair table (kappa is a measure of two).
         XCTAssertEqual(x.entries.units, 0)
     }
+
+    /// By segment, by hand. Body of 20 scalars. Code x: ann coded 0–10 and 12–16, bob 1–10 and
+    /// 15–20. ann's 0–10 is 9/10 covered by bob (agrees at 90 %), her 12–16 1/4; bob's 1–10 is
+    /// wholly ann's, his 15–20 1/5: 2 of 4 segments agree. Code y: both coded the whole entry:
+    /// 2 of 2. Overall 4 of 6, k = 2 codes: κ = (2/3 − 1/2) / (1 − 1/2) = 1/3.
+    func testSegmentOverlapWithAThreshold() {
+        let body = "abcdefghijklmnopqrst"
+        let entries = [codedEntry("e", [Coding(code: "x", quote: "abcdefghij", coder: "ann"), Coding(code: "x", quote: "mnop", coder: "ann"),
+                                        Coding(code: "x", quote: "bcdefghij", coder: "bob"), Coding(code: "x", quote: "pqrst", coder: "bob"),
+                                        Coding(code: "y", coder: "ann"), Coding(code: "y", coder: "bob")], body: body)]
+        let report = AgreementReport.compute(entries, coders: ("ann", "bob"))
+        let x = report.codes[0].segments
+        XCTAssertEqual([x.a, x.b, x.aAgreed, x.bAgreed], [2, 2, 1, 1])
+        XCTAssertEqual(x.observed, 0.5)
+        XCTAssertNil(x.kappa, "κ is the whole table's")
+        XCTAssertEqual([report.codes[1].segments.units, report.codes[1].segments.agreed], [2, 2])
+        let all = report.overall.segments
+        XCTAssertEqual([all.units, all.agreed, all.categories], [6, 4, 2])
+        XCTAssertEqual(all.kappa ?? -1, 1.0 / 3.0, accuracy: 1e-12)
+        // At 95 % ann's 0–10 no longer agrees: 3 of 6, κ = 0.
+        let strict = AgreementReport.compute(entries, coders: ("ann", "bob"), options: AgreementOptions(minOverlap: 0.95)).overall.segments
+        XCTAssertEqual(strict.agreed, 3)
+        XCTAssertEqual(strict.kappa ?? -1, 0, accuracy: 1e-12)
+        let d = Agreement.disagreements(entries, coders: ("ann", "bob"), unit: .segment)
+        XCTAssertEqual(d.map { "\($0.code) \($0.coder) \($0.segment.start)-\($0.segment.end)" }, ["x ann 12-16", "x bob 15-20"])
+    }
 }

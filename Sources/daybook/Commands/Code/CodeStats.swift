@@ -13,7 +13,8 @@ struct CodeStats: ParsableCommand {
         scalars; a whole-entry coding overlaps every segment; the diagonal: the code's anchored codings). \
         --agreement A B: per code and over all codes, percent agreement, Cohen's kappa and \
         Krippendorff's alpha of the two coders, by --unit entry (did each coder apply the code in the \
-        entry) or character (each character of the entries both coded); --coded-by coding counts only \
+        entry), character (each character of the entries both coded) or segment (a coding agrees when \
+        the other coded --min-overlap of it, default 0.9); more coders: alpha only. --coded-by coding counts only \
         the entries both coders made a coding in. A coding without coder: is the default coder's, as \
         export qdpx counts it. --disagreements lists, per unit, what only one coder coded. See man \
         daybook-code. Exit 1 when no coding matches.
@@ -23,8 +24,10 @@ struct CodeStats: ParsableCommand {
     @Flag(help: "A code × code matrix of entries coded with both.") var cooccurrence = false
     @Flag(help: "Count overlapping segments instead of shared entries (implies --cooccurrence).") var overlap = false
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Agreement of two coders (or more: alpha only).", valueName: "coder")) var agreement: [String] = []
-    @Option(help: ArgumentHelp("With --agreement: the unit the table (or --disagreements) counts in: entry or character (default: entry; character for --disagreements).", valueName: "unit"))
+    @Option(help: ArgumentHelp("With --agreement: the unit the table (or --disagreements) counts in: entry, character or segment (default: entry; character for --disagreements).", valueName: "unit"))
     var unit: AgreementUnit?
+    @Option(name: .customLong("min-overlap"), help: ArgumentHelp("With --unit segment: the share of a segment the other coder must have coded with the code for it to agree (default 0.9).", valueName: "share"))
+    var minOverlap: Double?
     @Option(name: .customLong("coded-by"), help: ArgumentHelp("With --agreement: which entries count as coded by a coder: every (default) or coding (those holding one of their codings).", valueName: "rule"))
     var codedBy: CodedByChoice = .every
     @Flag(help: "With --agreement: each stretch of text (or, --unit entry, each entry) only one of the two coders coded, by entry and code.") var disagreements = false
@@ -39,6 +42,9 @@ struct CodeStats: ParsableCommand {
         if disagreements && agreement.isEmpty { throw ValidationError("--disagreements goes with --agreement A B") }
         if agreement.isEmpty && (unit != nil || codedBy != .every || csv) { throw ValidationError("--unit, --coded-by and --csv go with --agreement A B") }
         if json && csv { throw ValidationError("give --json or --csv, not both") }
+        if let m = minOverlap, !(m > 0 && m <= 1) { throw ValidationError("--min-overlap is a share above 0 and at most 1, such as 0.9") }
+        if minOverlap != nil && unit != .segment && !json && !csv { throw ValidationError("--min-overlap goes with --unit segment (or --json, --csv)") }
+        if unit == .segment && agreement.count > 2 { throw ValidationError("--unit segment compares two coders") }
     }
 
     func run() throws {
@@ -47,7 +53,7 @@ struct CodeStats: ParsableCommand {
         let entries = try filters.entries(of: diary, bodies: !agreement.isEmpty)
         let uses = CodeStatistics.uses(entries)
         if agreement.count >= 2 {
-            let options = AgreementOptions(codedBy: codedBy.rule, defaultCoder: diary.coderOfUnnamedCodings)
+            let options = AgreementOptions(codedBy: codedBy.rule, defaultCoder: diary.coderOfUnnamedCodings, minOverlap: minOverlap ?? 0.9)
             for w in try AgreementReport.checkCoders(agreement, in: entries, diary: diary, defaultCoder: options.defaultCoder) {
                 Terminal.message("daybook: warning: \(w)")
             }
@@ -100,6 +106,10 @@ struct CodeStats: ParsableCommand {
             .object([("units", .int(t.units)), ("a", .int(t.a)), ("b", .int(t.b)), ("both", .int(t.both)), ("neither", .int(t.neither)),
                      ("agreement", number(t.observed)), ("expected", number(t.expected)), ("kappa", number(t.kappa)), ("alpha", number(alpha))])
         }
+        func segments(_ t: SegmentAgreement) -> JSONValue {
+            .object([("units", .int(t.units)), ("a", .int(t.a)), ("b", .int(t.b)), ("a_agreed", .int(t.aAgreed)), ("b_agreed", .int(t.bAgreed)),
+                     ("agreement", number(t.observed))] + (t.categories > 0 ? [("codes", .int(t.categories)), ("kappa", number(t.kappa))] : []))
+        }
         let rows = report.codes
         if json {
             let codes = rows.map { r in JSONValue.object([("code", .string(r.code)), ("agreement", number(r.entries.observed)), ("kappa", number(r.entries.kappa)),
@@ -107,11 +117,14 @@ struct CodeStats: ParsableCommand {
                                                           ("a", .int(r.entries.a)), ("b", .int(r.entries.b)), ("both", .int(r.entries.both)), ("neither", .int(r.entries.neither)),
                                                           ("chars_a", .int(r.characters.a)), ("chars_b", .int(r.characters.b)), ("chars_both", .int(r.characters.both)),
                                                           ("overlap", number(r.characters.overlap)),
-                                                          ("by_entry", table(r.entries, alpha: r.alpha)), ("by_character", table(r.characters, alpha: r.characterAlpha))]) }
+                                                          ("by_entry", table(r.entries, alpha: r.alpha)), ("by_character", table(r.characters, alpha: r.characterAlpha)),
+                                                          ("by_segment", segments(r.segments))]) }
             Terminal.out(JSONValue.object([("coders", .array(agreement.map(JSONValue.string))), ("coded_by", .string(codedBy.rawValue)),
                                            ("entries", .int(report.entries)), ("coded_by_both", .int(report.codedByBoth)), ("codes", .array(codes)),
                                            ("overall", .object([("by_entry", table(report.overall.entries, alpha: report.overall.alpha)),
-                                                                ("by_character", table(report.overall.characters, alpha: report.overall.characterAlpha))]))])
+                                                                ("by_character", table(report.overall.characters, alpha: report.overall.characterAlpha)),
+                                                                ("by_segment", segments(report.overall.segments))])),
+                                           ("min_overlap", .double(minOverlap ?? 0.9))])
                 .serialized(pretty: true))
         } else if csv {
             Terminal.out(CodeLs.csvRow(["scope", "code", "unit", "units", "a", "b", "both", "neither", "agreement", "expected", "kappa", "alpha"]), terminator: "\r\n")
@@ -121,6 +134,26 @@ struct CodeStats: ParsableCommand {
                     Terminal.out(CodeLs.csvRow([scope, scope == "code" ? r.code : "", u.rawValue, String(t.units), String(t.a), String(t.b), String(t.both), String(t.neither),
                                                 f(t.observed), f(t.expected), f(t.kappa), f(alpha)]), terminator: "\r\n")
                 }
+                // By segment: a and b are each coder's segments, both those that agree; there is no "neither".
+                let g = r.segments
+                Terminal.out(CodeLs.csvRow([scope, scope == "code" ? r.code : "", AgreementUnit.segment.rawValue, String(g.units), String(g.a), String(g.b),
+                                            String(g.agreed), "", f(g.observed), g.categories >= 2 ? f(1 / Double(g.categories)) : "", f(g.kappa), ""]), terminator: "\r\n")
+            }
+        } else if unit == .segment {
+            let (a, b) = (agreement[0], agreement[1])
+            Terminal.out(Terminal.bold("Agreement of \(a) and \(b) by segment: a coding agrees when the other coded the code over at least "
+                + String(format: "%g", (minOverlap ?? 0.9) * 100) + " % of it; \(CodeCommand.plural(report.codedByBoth, "entry")) both coded"
+                + (report.codedByBoth < report.entries ? " of \(report.entries)" : "")))
+            let w = max("(all codes)".count, rows.map(\.code.count).max() ?? 0)
+            let (wa, wb) = (max(a.count, 9), max(b.count, 9))
+            Terminal.out(Terminal.bold("code".padding(toLength: w, withPad: " ", startingAt: 0) + "  agreement   kappa  " + CodeStats.left(a, wa) + "  " + CodeStats.left(b, wb)))
+            for (r, name) in rows.map({ ($0, $0.code) }) + [(report.overall, "(all codes)")] {
+                let g = r.segments
+                let pct = g.observed.map { String(format: "%8.1f %%", $0 * 100) } ?? "       —  "
+                // κ is of the whole table (chance 1/k for k codes): on the overall row only.
+                let kappa = name == "(all codes)" ? (g.kappa.map { String(format: "%7.3f", $0) } ?? "  undef") : "       "
+                Terminal.out(name.padding(toLength: w, withPad: " ", startingAt: 0) + "  " + pct + " " + kappa + "  "
+                             + CodeStats.left("\(g.aAgreed)/\(g.a)", wa) + "  " + CodeStats.left("\(g.bAgreed)/\(g.b)", wb))
             }
         } else {
             let byCharacter = unit == .character
@@ -202,12 +235,12 @@ struct CodeStats: ParsableCommand {
         if json {
             Terminal.out(JSONValue.object([("coders", .array(agreement.map(JSONValue.string))), ("unit", .string(unit.rawValue)), ("disagreements", .array(list.map { d in
                 .object([("id", .string(d.entry.id)), ("code", .string(d.code)), ("coder", .string(d.coder)),
-                         ("start", .int(d.segment.start)), ("end", .int(d.segment.end))] + (unit == .character ? [("text", .string(text(d)))] : []))
+                         ("start", .int(d.segment.start)), ("end", .int(d.segment.end))] + (unit != .entry ? [("text", .string(text(d)))] : []))
             }))]).serialized(pretty: true))
         } else if csv {
-            Terminal.out(CodeLs.csvRow(["id", "code", "coder", "start", "end"] + (unit == .character ? ["text"] : [])), terminator: "\r\n")
+            Terminal.out(CodeLs.csvRow(["id", "code", "coder", "start", "end"] + (unit != .entry ? ["text"] : [])), terminator: "\r\n")
             for d in list {
-                Terminal.out(CodeLs.csvRow([d.entry.id, d.code, d.coder, String(d.segment.start), String(d.segment.end)] + (unit == .character ? [text(d)] : [])), terminator: "\r\n")
+                Terminal.out(CodeLs.csvRow([d.entry.id, d.code, d.coder, String(d.segment.start), String(d.segment.end)] + (unit != .entry ? [text(d)] : [])), terminator: "\r\n")
             }
         } else {
             for d in list {
@@ -217,7 +250,8 @@ struct CodeStats: ParsableCommand {
                 }
                 var t = text(d).replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
                 if t.count > 70 { t = String(t.prefix(67)) + "..." }
-                Terminal.out("\(Terminal.dim(d.entry.id))  \(d.code)  only \(d.coder)  \(Terminal.dim("[\(d.segment.start)–\(d.segment.end)]"))  \"\(TerminalText.shown(t))\"")
+                // By segment the other coder may have coded part of it, too little: "unmatched", not "only".
+                Terminal.out("\(Terminal.dim(d.entry.id))  \(d.code)  \(unit == .segment ? "unmatched" : "only") \(d.coder)  \(Terminal.dim("[\(d.segment.start)–\(d.segment.end)]"))  \"\(TerminalText.shown(t))\"")
             }
         }
         if list.isEmpty { throw DaybookError.nothing("daybook: \(agreement[0]) and \(agreement[1]) coded the same " + (unit == .entry ? "entries" : "text") + " in these entries") }
