@@ -335,3 +335,12 @@ def test_segment_overlap_with_a_threshold(diary):
     assert "unmatched ann" in diary.ok("code", "stats", "--agreement", "ann", "bob", "--disagreements", "--unit", "segment").out
     assert diary.run("code", "stats", "--agreement", "ann", "bob", "--min-overlap", "1.5").rc == 2
     assert diary.run("code", "stats", "--agreement", "ann", "bob", "--min-overlap", "0.5").rc == 2
+
+
+def test_code_stats_and_ls_count_a_coding_without_coder_as_the_default_coders(example):
+    """The rule of the agreement, in the other reports: the example's `- trust` is mp's."""
+    uses = {c["code"]: c for c in example.ok("code", "stats", "--json").json()["codes"]}
+    assert uses["trust"]["coder_names"] == ["mp"]
+    mine = example.ok("code", "ls", "trust", "--coder", "mp", "--json").json()
+    assert [(c["entry"][:10], c["coder"]) for c in mine] == [("2026-11-12", None)]  # the coding as written
+    assert example.run("code", "ls", "trust", "--coder", "ak").rc == 1

@@ -51,7 +51,7 @@ struct CodeStats: ParsableCommand {
         let diary = try global.openDiary()
         // Bodies for the agreement: the per-character figures count every character of an entry.
         let entries = try filters.entries(of: diary, bodies: !agreement.isEmpty)
-        let uses = CodeStatistics.uses(entries)
+        let uses = CodeStatistics.uses(entries, defaultCoder: diary.coderOfUnnamedCodings)
         if agreement.count >= 2 {
             let options = AgreementOptions(codedBy: codedBy.rule, defaultCoder: diary.coderOfUnnamedCodings, minOverlap: minOverlap ?? 0.9)
             for w in try AgreementReport.checkCoders(agreement, in: entries, diary: diary, defaultCoder: options.defaultCoder) {
