@@ -344,3 +344,19 @@ def test_code_stats_and_ls_count_a_coding_without_coder_as_the_default_coders(ex
     mine = example.ok("code", "ls", "trust", "--coder", "mp", "--json").json()
     assert [(c["entry"][:10], c["coder"]) for c in mine] == [("2026-11-12", None)]  # the coding as written
     assert example.run("code", "ls", "trust", "--coder", "ak").rc == 1
+
+
+def test_the_csv_export_names_the_default_coder_as_the_qdpx_export_does(diary):
+    """Without `coder` in daybook.yml, git's user.name is the default coder, in both exports."""
+    coded_diary(diary)
+    path = diary.entries()[0]
+    path.write_text(path.read_text().replace("codes:\n", "codes:\n  - code: trust\n"))
+    who = diary.git("config", "user.name").strip()
+    assert who
+    rows = list(csv.DictReader(io.StringIO(diary.ok("export", "csv", "--codings").out)))
+    assert [r["coder"] for r in rows if r["code"] == "trust"] == [who]
+    out = diary.tmp / "d.qdpx"
+    diary.ok("export", "qdpx", "-o", out)
+    coders, sources = qdpx_codings(out)
+    assert [w for _, sels in sources for (c, w, _, _) in sels if c == "trust"] == [who]
+    assert diary.ok("code", "stats", "--agreement", who, "ann", "--json").json()["codes"][-1]["code"] == "trust"
