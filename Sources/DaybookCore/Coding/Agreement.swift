@@ -377,20 +377,22 @@ public struct AgreementReport: Sendable {
         }
         let pair = names.count == 2
         var rows: [Agreement] = []
-        var pooled: [[Bool?]] = []
+        // Coincidences are added unit by unit, not kept as a matrix: 100,000 entries × 50 codes
+        // would be five million units.
+        var pooledEntries = Krippendorff.Binary()
         var pooledCharacters = Krippendorff.Binary()
         var overall = Agreement(code: "")
         for code in allCodes.sorted() {
             var row = Agreement(code: code)
             row.appliedIn = Array(repeating: 0, count: names.count)
             row.charactersCoded = Array(repeating: 0, count: names.count)
-            var values: [[Bool?]] = []
+            var byEntry = Krippendorff.Binary()
             var characters = Krippendorff.Binary()
             for s in seen {
                 let c = s.codes[code]
                 let applied = names.indices.map { c?[$0].applied ?? false }
                 let texts = names.indices.map { c?[$0].text ?? SegmentSet() }
-                values.append(names.indices.map { s.looked[$0] ? applied[$0] : nil })
+                byEntry.add(values: s.looked.filter { $0 }.count, ones: names.indices.filter { s.looked[$0] && applied[$0] }.count)
                 for i in names.indices where s.looked[i] {
                     row.appliedIn[i] += applied[i] ? 1 : 0
                     row.charactersCoded[i] += texts[i].length
@@ -406,11 +408,11 @@ public struct AgreementReport: Sendable {
                     }
                 }
             }
-            row.alpha = Krippendorff.nominalAlpha(values)
+            row.alpha = byEntry.alpha
             row.characterAlpha = characters.alpha
             row.pairableEntries = seen.count
             row.pairableCharacters = characters.pairable
-            pooled += values
+            pooledEntries = pooledEntries + byEntry
             pooledCharacters = pooledCharacters + characters
             overall.entries = overall.entries + row.entries
             overall.characters = overall.characters + row.characters
@@ -419,7 +421,7 @@ public struct AgreementReport: Sendable {
             overall.pairableCharacters += row.pairableCharacters
             rows.append(row)
         }
-        overall.alpha = Krippendorff.nominalAlpha(pooled)
+        overall.alpha = pooledEntries.alpha
         overall.characterAlpha = pooledCharacters.alpha
         overall.segments.categories = rows.count
         return AgreementReport(coders: names, entries: entries.count, codedByBoth: seen.filter { !$0.looked.contains(false) }.count,

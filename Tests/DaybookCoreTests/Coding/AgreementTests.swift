@@ -276,4 +276,21 @@ final class AgreementTests: XCTestCase {
         let d = Agreement.disagreements(entries, coders: ("ann", "bob"), unit: .segment)
         XCTAssertEqual(d.map { "\($0.code) \($0.coder) \($0.segment.start)-\($0.segment.end)" }, ["x ann 12-16", "x bob 15-20"])
     }
+
+    /// The coincidences added unit by unit (what the report uses, so no matrix is kept) give the
+    /// α of the general formula on the same binary data with missing values.
+    func testUnitByUnitAlphaIsTheGeneralAlpha() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let coders = Int.random(in: 2...5, using: &rng)
+            let units: [[Bool?]] = (0..<Int.random(in: 1...30, using: &rng)).map { _ in
+                (0..<coders).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? nil : Bool.random(using: &rng) }
+            }
+            var binary = Krippendorff.Binary()
+            for u in units { binary.add(values: u.compactMap { $0 }.count, ones: u.filter { $0 == true }.count) }
+            let general = Krippendorff.nominalAlpha(units)
+            XCTAssertEqual(binary.alpha == nil, general == nil, "\(units)")
+            if let a = binary.alpha, let b = general { XCTAssertEqual(a, b, accuracy: 1e-9, "\(units)") }
+        }
+    }
 }
