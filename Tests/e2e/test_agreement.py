@@ -360,3 +360,8 @@ def test_the_csv_export_names_the_default_coder_as_the_qdpx_export_does(diary):
     coders, sources = qdpx_codings(out)
     assert [w for _, sels in sources for (c, w, _, _) in sels if c == "trust"] == [who]
     assert diary.ok("code", "stats", "--agreement", who, "ann", "--json").json()["codes"][-1]["code"] == "trust"
+    # And the HTML export names the same coder beside the coding.
+    site = diary.tmp / "site"
+    diary.ok("export", "html", "-o", site)
+    pages = "".join(p.read_text() for p in site.rglob("*.html"))
+    assert f"by {who}</span>" in pages

@@ -49,6 +49,9 @@ public final class ExportContext {
     /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
     public internal(set) var warnings: [Diagnostic] = []
     var loadedCodebook: Codebook?
+    /// Who made a coding that names no coder (`Coding.madeBy`): `coder` in daybook.yml, else git's
+    /// user.name; read once, when an export first asks.
+    public lazy var defaultCoder: String? = diary.coderOfUnnamedCodings
     /// False when the entries given to the format carry no bodies (read from a cache of metadata):
     /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
     public var bodiesLoaded = true

@@ -31,11 +31,6 @@ public struct QDPXExport: ExportFormat {
     }
 }
 
-extension ExportContext {
-    /// Who made a coding that names no coder: `coder` in daybook.yml, else git's user.name.
-    public var defaultCoder: String? { diary.coderOfUnnamedCodings }
-}
-
 /// One REFI-QDA project written front to back in the schema's order: `users`, `codebook`, then
 /// any `Variables`/`Cases` XML through `raw` (the study export), then `source` for each entry (of
 /// one diary or several), then `finish`. Sources are streamed into the archive as they come;
