@@ -1,11 +1,14 @@
 """REFI-QDA both ways (issue 17): `export qdpx` read by the real readers from PyPI (qdapy, pyrefiqda)
 and by a script, changed as a QDA tool would change it, and `import qdpx|qdc` back, with CRLF and
 LF bodies. Every coding's text is checked exactly, through a second export."""
+import json
 import re
 import shutil
 import uuid
 import xml.etree.ElementTree as ET
 import zipfile
+
+import yaml
 
 import pytest
 
@@ -285,14 +288,17 @@ def test_qdc_import_merges_codes_into_the_codebook(diary, tmp_path):
     coded_diary(diary, "\n")
     qdc = diary.ok("export", "qdc").out
     assert 'name="work\u2215paper"' in qdc
-    edited = qdc.replace('<Code guid="', '<Code guid="0d9c1a2e-0000-4000-8000-000000000001" name="Relief" isCodable="true" color="#1A7F37"/>\n      <Code guid="', 1)
+    # The schema's short colour form #RGB is read as #RRGGBB (issue 42).
+    edited = qdc.replace('<Code guid="', '<Code guid="0d9c1a2e-0000-4000-8000-000000000001" name="Relief" isCodable="true" color="#1A7F37"/>\n'
+                         '      <Code guid="0d9c1a2e-0000-4000-8000-000000000002" name="Calm" isCodable="true" color="#0aF"/>\n      <Code guid="', 1)
     (tmp_path / "b.qdc").write_text(edited)
     commits = diary.commits()
     r = diary.ok("import", "qdc", tmp_path / "b.qdc")
     assert diary.commits() == commits + 1
     book = (diary.path / "codebook.yml").read_text()
     assert "  relief:\n    color: \"#1a7f37\"\n" in book and "work/paper" in book, book
-    assert "1 code added" in r.err
+    assert "  calm:\n    color: \"#00aaff\"\n" in book, book
+    assert "2 codes added" in r.err
 
 
 def test_real_readers_find_every_code_segment_and_coder(diary, tmp_path):
@@ -507,3 +513,66 @@ def test_an_entity_xml_does_not_define_is_named_where_it_stands(diary, tmp_path)
     r = diary.run("import", "qdpx", tmp_path / "e.qdpx")
     assert r.rc == 2 and f"project.qde:{line}:{column}:" in r.err and "`&nbsp;`" in r.err, r
     assert diary.entries() == []
+
+
+def test_cases_variables_and_sets_are_kept_as_tags_and_fields(diary, tmp_path):
+    """A project with Cases, Variables and Sets (issue 42): a source that becomes a new entry is
+    tagged case/NAME and set/NAME and given its variables as fields; an entry the diary has gets
+    codings only, and the report says what it was not given."""
+    coded_diary(diary, "\n")
+    g = {k: str(uuid.uuid4()) for k in ("u", "code", "age", "site", "ok", "title", "p01", "p02", "s1", "s2", "set", "c1")}
+    qde = f"""<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="urn:QDA-XML:project:1.0" name="Tool project">
+  <Users><User guid="{g['u']}" name="Anna B"/></Users>
+  <CodeBook><Codes><Code guid="{g['code']}" name="Paper" isCodable="true"/></Codes></CodeBook>
+  <Variables>
+    <Variable guid="{g['age']}" name="Age" typeOfVariable="Integer"/>
+    <Variable guid="{g['site']}" name="Site" typeOfVariable="Text"/>
+    <Variable guid="{g['ok']}" name="Consented" typeOfVariable="Boolean"/>
+    <Variable guid="{g['title']}" name="Title" typeOfVariable="Text"/>
+  </Variables>
+  <Cases>
+    <Case guid="{g['p01']}" name="P01">
+      <VariableValue><VariableRef targetGUID="{g['age']}"/><IntegerValue>24</IntegerValue></VariableValue>
+      <VariableValue><VariableRef targetGUID="{g['site']}"/><TextValue>Leeds</TextValue></VariableValue>
+      <VariableValue><VariableRef targetGUID="{g['title']}"/><TextValue>Nurse</TextValue></VariableValue>
+      <SourceRef targetGUID="{g['s1']}"/>
+    </Case>
+    <Case guid="{g['p02']}" name="P02"><SourceRef targetGUID="{g['s2']}"/></Case>
+  </Cases>
+  <Sources>
+    <TextSource guid="{g['s1']}" name="Interview 7" creationDateTime="2026-10-01T12:00:00Z">
+      <PlainTextContent>I keep a paper list by the door.</PlainTextContent>
+      <VariableValue><VariableRef targetGUID="{g['ok']}"/><BooleanValue>true</BooleanValue></VariableValue>
+      <PlainTextSelection guid="{g['c1']}" startPosition="9" endPosition="19" creatingUser="{g['u']}">
+        <Coding guid="{str(uuid.uuid4())}" creatingUser="{g['u']}"><CodeRef targetGUID="{g['code']}"/></Coding>
+      </PlainTextSelection>
+    </TextSource>
+    <TextSource guid="{g['s2']}" name="Night">
+      <PlainTextContent>{BODIES['night']}</PlainTextContent>
+      <PlainTextSelection guid="{str(uuid.uuid4())}" startPosition="54" endPosition="59" creatingUser="{g['u']}">
+        <Coding guid="{str(uuid.uuid4())}" creatingUser="{g['u']}"><CodeRef targetGUID="{g['code']}"/></Coding>
+      </PlainTextSelection>
+    </TextSource>
+  </Sources>
+  <Sets><Set guid="{g['set']}" name="Night Shifts"><MemberSource targetGUID="{g['s1']}"/></Set></Sets>
+</Project>
+"""
+    assert BODIES["night"][54:59] == "paper"
+    with zipfile.ZipFile(tmp_path / "t.qdpx", "w") as z:
+        z.writestr("project.qde", qde)
+    before = {p: p.read_text() for p in diary.entries()}
+    r = diary.ok("import", "qdpx", tmp_path / "t.qdpx")
+    [new] = [p for p in diary.entries() if p not in before]
+    text = new.read_text()
+    front = yaml.safe_load(text.split("---\n")[1])
+    assert front["tags"] == ["case/p01", "set/night-shifts"], front
+    assert (front["age"], front["site"], front["consented"]) == (24, "Leeds", True), front
+    assert front["title"] == "Interview 7" and "Nurse" not in text
+    assert 'the variable "Title" cannot be a field' in r.out
+    # The entry the diary has: a coding, and neither tag nor field; the report says so.
+    [night] = [p for p in before if "night" in p.name]
+    after = night.read_text()
+    assert "coder: Anna B" in after and "case/" not in after
+    assert 'is the entry' in r.out and 'case "P02" not written to it' in r.out, r.out
+    assert json.loads(diary.ok("ls", "--tag", "case", "--json").out)[0]["title"] == "Interview 7"

@@ -314,6 +314,37 @@ def test_export_qdpx_makes_each_participant_a_case_with_variables(study, tmp_pat
     assert "exported 12 entries of 3 participants" in r.err
 
 
+def test_export_qdpx_dates_a_coding_without_coded_by_its_commit(tmp_path):
+    """As `export qdpx` does for one diary (issue 42): a coding written by hand, without `coded:`,
+    takes the time of the participant's commit that added it, not the entry's date."""
+    s = Study(tmp_path)
+    try:
+        p01 = s.sources / "p01"
+        [entry] = (p01 / "entries").rglob("2026-11-18-*.md")
+        text = entry.read_text()
+        assert "codes:\n" in text
+        entry.write_text(text.replace("codes:\n", "codes:\n  - code: old\n    quote: \"night nurse\"\n    coder: ann\n"))
+        s.d.ok("--diary", p01, "code", "define", "unrelated")  # commits the hand edit first
+        rel = str(entry.relative_to(p01))
+        assert s.d.git("log", "-1", "--format=%s", "--", rel, cwd=p01).startswith("edit outside daybook")
+        committed = s.d.git("log", "-1", "--format=%aI", "--", rel, cwd=p01).strip()
+        assert not committed.startswith("2026-11-18")
+        assert s.run("sync").rc == 0
+        out = tmp_path / "s.qdpx"
+        s.ok("export", "qdpx", "-o", out)
+        with zipfile.ZipFile(out) as z:
+            root = ET.fromstring(z.read("project.qde"))
+        codes = {c.get("guid"): c.get("name") for c in root.iter("{urn:QDA-XML:project:1.0}Code")}
+        times = {}
+        for c in root.iter("{urn:QDA-XML:project:1.0}Coding"):
+            times.setdefault(codes[c.find("q:CodeRef", NS).get("targetGUID")], []).append(c.get("creationDateTime"))
+        assert times["old"] == [committed], (times, committed)
+        # Codings made by `code add` keep their `coded:`.
+        assert times["trust"] == ["2026-11-21T12:00:00+01:00"]
+    finally:
+        s.close()
+
+
 def test_before_sync_the_commands_say_to_sync(tmp_path):
     s = Study(tmp_path)
     try:

@@ -142,6 +142,10 @@ extension Diary {
     public func defaultCoder() throws -> String? {
         try config.coder ?? repository().configString("user.name")
     }
+
+    /// Whose a coding that names no coder is (`Coding.madeBy`): `defaultCoder()`, nil when it
+    /// cannot be read (then such codings are nobody's, in every command alike).
+    public var coderOfUnnamedCodings: String? { (try? defaultCoder()) ?? nil }
 }
 
 extension Change {

@@ -6,7 +6,8 @@ public struct CodeUse: Equatable, Sendable {
     public var code: String
     public var codings = 0
     public var entries = 0
-    /// Coders in order of first appearance (codings without a coder add none).
+    /// Coders in order of first appearance (a coding without a coder is the default coder's,
+    /// `Coding.madeBy`; without a default coder it adds none).
     public var coders: [String] = []
 
     public init(code: String) { self.code = code }
@@ -14,13 +15,13 @@ public struct CodeUse: Equatable, Sendable {
 
 public enum CodeStatistics {
     /// Every code used in `entries`, most codings first, ties by name.
-    public static func uses(_ entries: [Entry]) -> [CodeUse] {
+    public static func uses(_ entries: [Entry], defaultCoder: String? = nil) -> [CodeUse] {
         var byCode: [String: CodeUse] = [:]
         for e in entries {
             for c in e.codings {
                 var u = byCode[c.code] ?? CodeUse(code: c.code)
                 u.codings += 1
-                if let who = c.coder, !u.coders.contains(who) { u.coders.append(who) }
+                if let who = c.madeBy(defaultCoder: defaultCoder), !u.coders.contains(who) { u.coders.append(who) }
                 byCode[c.code] = u
             }
             for code in Set(e.codings.map(\.code)) { byCode[code]?.entries += 1 }

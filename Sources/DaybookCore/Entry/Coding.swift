@@ -36,6 +36,17 @@ public struct Coding: Equatable, Hashable, Sendable {
         return "(the whole entry)"
     }
 
+    /// Who made the coding: its `coder:`, else `defaultCoder` (`Diary.coderOfUnnamedCodings`). A
+    /// coding written by hand or made by a highlighter stroke names nobody; the QDPX export, the
+    /// import's duplicate check and inter-coder agreement all count it as the default coder's by
+    /// this one rule, so a figure daybook reports is the figure its own export gives.
+    public func madeBy(defaultCoder: String?) -> String? { coder ?? defaultCoder }
+
+    /// Every coder of `entries` by `madeBy`, sorted.
+    public static func coders(of entries: [Entry], defaultCoder: String?) -> [String] {
+        Array(Set(entries.flatMap { $0.codings.compactMap { $0.madeBy(defaultCoder: defaultCoder) } })).sorted()
+    }
+
     /// The same coding whenever it was made: what tells two codings apart for duplicates and merges.
     public var untimed: Coding {
         var c = self

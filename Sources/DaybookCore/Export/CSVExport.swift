@@ -30,9 +30,11 @@ public struct CSVExport: ExportFormat {
     private func exportCodings(_ entries: [Entry], context: ExportContext, to out: TextSink) throws {
         _ = try context.codebook() // a broken codebook.yml is an error here, not an empty column
         try out.write(CSVExport.row(CSVExport.codingColumns))
+        // Who made a coding that names no one: the same rule as the QDPX export (`Coding.madeBy`).
+        let defaultCoder = context.defaultCoder
         for (i, e) in entries.enumerated() {
             for c in e.codings {
-                let coder = c.coder ?? context.diary.config.coder ?? ""
+                let coder = c.madeBy(defaultCoder: defaultCoder) ?? ""
                 try out.write(CSVExport.row([e.id, e.date.description, e.title, c.code, context.codeCategoryPath(c.code) ?? "",
                                              c.quote ?? "", c.memo ?? "", coder]))
             }

@@ -53,6 +53,10 @@ public final class ExportContext {
     /// Problems that did not stop the export (an orphaned quote, an unreadable stroke file).
     public internal(set) var warnings: [Diagnostic] = []
     var loadedCodebook: Codebook?
+    /// Who made a coding that names no coder (`Coding.madeBy`): `coder` in daybook.yml, else git's
+    /// user.name; redacted, it is redacted like every other name (it is often the researcher's
+    /// own). Read once, when an export first asks (after `redaction` is set).
+    public lazy var defaultCoder: String? = diary.coderOfUnnamedCodings.map { redaction?.text($0) ?? $0 }
     /// False when the entries given to the format carry no bodies (read from a cache of metadata):
     /// `forEachWithBody` then reads one entry file at a time, so memory stays bounded.
     public var bodiesLoaded = true

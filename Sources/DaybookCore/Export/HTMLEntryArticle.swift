@@ -54,7 +54,7 @@ struct HTMLEntryArticle {
             for c in e.codings {
                 s += "<li style=\"--code: \(context.codeColor(c.code))\"><span class=\"swatch\" style=\"background: \(context.codeColor(c.code))\"></span> "
                 s += "<a href=\"\(links.code(c.code))\">\(HTMLText.escape(c.code))</a>"
-                if let coder = c.coder ?? diary.config.coder { s += " <span class=\"meta\">by \(HTMLText.escape(coder))</span>" }
+                if let coder = c.madeBy(defaultCoder: context.defaultCoder) { s += " <span class=\"meta\">by \(HTMLText.escape(coder))</span>" }
                 s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
                 if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }
                 s += "</li>"

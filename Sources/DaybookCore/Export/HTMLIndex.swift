@@ -94,7 +94,7 @@ struct HTMLIndex {
         s += "<ul class=\"segments\">\n"
         for (e, c) in codings {
             s += "<li><a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a> <span class=\"meta\">\(e.date.day)"
-            if let coder = c.coder ?? context.diary.config.coder { s += " · \(HTMLText.escape(coder))" }
+            if let coder = c.madeBy(defaultCoder: context.defaultCoder) { s += " · \(HTMLText.escape(coder))" }
             s += "</span>"
             s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
             if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }

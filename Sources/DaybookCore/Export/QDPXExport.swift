@@ -31,15 +31,6 @@ public struct QDPXExport: ExportFormat {
     }
 }
 
-extension ExportContext {
-    /// Who made a coding that names no coder: `coder` in daybook.yml, else git's user.name.
-    /// Redacted, it is redacted like every other name (it is often the researcher's own).
-    public var defaultCoder: String? {
-        guard let coder = (try? diary.defaultCoder()) ?? nil else { return nil }
-        return redaction.map { $0.text(coder) } ?? coder
-    }
-}
-
 /// One REFI-QDA project written front to back in the schema's order: `users`, `codebook`, then
 /// any `Variables`/`Cases` XML through `raw` (the study export), then `source` for each entry (of
 /// one diary or several), then `finish`. Sources are streamed into the archive as they come;
@@ -66,7 +57,7 @@ public final class QDPXWriter {
 
     /// Every coder of the entries (a coding without one counts as `defaultCoder`'s), sorted.
     public static func coders(of entries: [Entry], defaultCoder: String?) -> [String] {
-        Array(Set(entries.flatMap { $0.codings.compactMap { $0.coder ?? defaultCoder } })).sorted()
+        Coding.coders(of: entries, defaultCoder: defaultCoder)
     }
 
     /// `<Users>`: one user per coder; nothing for none.
@@ -120,7 +111,7 @@ public final class QDPXWriter {
         var selections = ""
         for (k, c) in e.codings.enumerated() {
             let key = guidScope + "\(e.id):\(k)"
-            let coder = (c.coder ?? defaultCoder).map(REFIXML.coderGUID)
+            let coder = c.madeBy(defaultCoder: defaultCoder).map(REFIXML.coderGUID)
             let time = (c.coded ?? historyTimes[k] ?? e.date).description
             var coding = "<Coding\(REFIXML.attributes([("guid", REFIXML.guid("coding", key)), ("creatingUser", coder), ("creationDateTime", time)]))>"
             coding += "<CodeRef targetGUID=\"\(REFIXML.codeGUID(c.code))\"/>"

@@ -15,7 +15,9 @@ import Foundation
 ///   becomes `coded:`; notes on the coding or the selection, and the selection's description,
 ///   become its `memo`;
 /// - a text source that is no entry becomes a new entry (title: its name; date: its
-///   `creationDateTime`, else now), with its codings, unless `codingsOnly`;
+///   `creationDateTime`, else now), with its codings, unless `codingsOnly`; its Cases and Sets
+///   become tags and its variables fields (`keepGrouping`), which an entry the diary has is not
+///   given (the report says so);
 /// - a coding the entry has already (same code, quote, occurrence and coder) is counted, not
 ///   written again, so importing a diary's own export adds no coding (only the codes the entries
 ///   use and the codebook lacks, which the export defines, are added to the codebook).
@@ -90,9 +92,9 @@ public struct REFIImport {
                 if !base.contains(memo) { description = base.isEmpty ? memo : base + "\n\n" + memo }
             }
             if description == existing?.description { description = nil }
-            var color = code.color.map { $0.lowercased() }
+            var color = code.color.map { REFIImport.color($0) }
             if let c = color, !Codebook.isColor(c) {
-                notes.append("code `\(name)`: the colour \"\(c)\" is not #RRGGBB; left as it was")
+                notes.append("code `\(name)`: the colour \"\(c)\" is not #RRGGBB or #RGB; left as it was")
                 color = nil
             }
             if color != nil, color == existing?.color?.lowercased() { color = nil }
@@ -117,7 +119,10 @@ public struct REFIImport {
         var byGUID: [String: Int] = [:]
         for k in 0..<snapshot.count { byGUID[QDPXWriter.sourceGUID(entryID: Entry.id(ofPath: snapshot.path(k)))] = k }
         var byText: [String: [Int]]?
-        let defaultCoder = try? diary.defaultCoder()
+        let defaultCoder = diary.coderOfUnnamedCodings
+        var casesOf: [String: [REFIProject.Case]] = [:], setsOf: [String: [String]] = [:]
+        for c in project.cases { for g in Set(c.sources) { casesOf[g, default: []].append(c) } }
+        for x in project.sets { for g in Set(x.sources) { setsOf[g, default: []].append(x.name) } }
         for other in project.otherSources {
             unplaced.append("source \"\(other.name)\" (\(project.xmlPath):\(other.line)): a \(other.kind), not text; daybook imports text sources only")
         }
@@ -141,7 +146,12 @@ public struct REFIImport {
                 k = byText?[REFIImport.textKey(text)]?.first
             }
             let found = codings(of: source, text: text, label: label, project: project)
+            let grouping = (cases: casesOf[source.guid] ?? [], sets: setsOf[source.guid] ?? [])
             if let k {
+                if !grouping.cases.isEmpty || !grouping.sets.isEmpty || !source.values.isEmpty {
+                    let what = grouping.cases.map { "case \"\($0.name)\"" } + grouping.sets.map { "set \"\($0)\"" } + (source.values.isEmpty ? [] : ["its variables"])
+                    notes.append("\(label) is the entry \(diary.displayPath(snapshot.path(k))): its \(what.joined(separator: ", ")) not written to it (import adds codings to an entry the diary has, never tags or fields)")
+                }
                 // Codings the entry has are counted from the diary's cache; the entry is read
                 // only for new ones (a diary's own export reads no entry at all).
                 let known = snapshot.entry(k, parts: .codings).codings
@@ -166,11 +176,12 @@ public struct REFIImport {
                 var draft = EntryDraft(date: date, title: source.name.flatMap { $0.isEmpty ? nil : $0 })
                 // Written with LF, as `new` and every import write a body; quotes follow.
                 draft.body = text.replacingOccurrences(of: "\r\n", with: "\n")
+                keepGrouping(grouping.cases, grouping.sets, values: source.values, project: project, in: &draft, label: label)
                 var list: [Coding] = []
                 for f in found {
                     var c = f.coding
                     c.quote = c.quote.map { CodeApplication.lineEndings(of: $0, as: draft.body) }
-                    if c.coder == nil { c.coder = defaultCoder }
+                    c.coder = c.madeBy(defaultCoder: defaultCoder)
                     if c.coded == nil { c.coded = diary.clock.nowLocal }
                     if !list.contains(where: { $0.untimed == c.untimed }) { list.append(c) } else { existing += 1 }
                     if let who = c.coder { coders.insert(who) }
@@ -258,7 +269,7 @@ public struct REFIImport {
         var applications: [CodeApplication] = []
         for f in found {
             var c = f.coding
-            let who = c.coder ?? defaultCoder
+            let who = c.madeBy(defaultCoder: defaultCoder)
             if let q = c.quote, !same {
                 // The entry changed since the export: the occurrence holds only if the text occurs as often.
                 let a = inSource.count(of: q), b = inBody.count(of: q)
@@ -345,12 +356,47 @@ public struct REFIImport {
     /// highlighter stroke.
     static func has(_ codings: [Coding], _ c: Coding, defaultCoder: String?) -> Bool {
         let quote = c.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") }
-        let who = c.coder ?? defaultCoder
+        let who = c.madeBy(defaultCoder: defaultCoder)
         return codings.contains { e in
             e.code == c.code && e.quote.map { $0.replacingOccurrences(of: "\r\n", with: "\n") } == quote
                 && (e.occurrence ?? 1) == (c.occurrence ?? 1)
-                && ((e.coder ?? defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
+                && (e.madeBy(defaultCoder: defaultCoder) == who || (c.quote == nil && e.source != .frontMatter))
                 && (c.memo == nil || e.memo == c.memo || e.source != .frontMatter)
+        }
+    }
+
+    /// A new entry keeps its source's Cases, Sets and Variables: each case the tag `case/NAME`,
+    /// each set `set/NAME` (names as code names are made, `REFIXML.daybookCodeName`), and the
+    /// variable values of the source and its cases front-matter fields named by the variable
+    /// (Integer, Float and Boolean values typed; the source's own value first, then the first case's).
+    mutating func keepGrouping(_ cases: [REFIProject.Case], _ sets: [String], values: [REFIProject.VariableValue], project: REFIProject,
+                               in draft: inout EntryDraft, label: String) {
+        for (prefix, name) in cases.map({ ("case", $0.name) }) + sets.map({ ("set", $0) }) {
+            guard let tag = REFIXML.daybookCodeName(name).map({ "\(prefix)/\($0)" }) else {
+                notes.append("\(label): the \(prefix) \"\(name)\" has nothing a tag can hold; left out")
+                continue
+            }
+            if !draft.tags.contains(tag) { draft.tags.append(tag) }
+        }
+        let reserved: Set<String> = ["date", "codes", "title", "template", "tags", "mood"]
+        for v in values + cases.flatMap(\.values) {
+            guard let variable = project.variables[v.variable] else {
+                notes.append("\(label): a value of the variable \(v.variable), which <Variables> does not have; left out")
+                continue
+            }
+            guard let key = REFIXML.daybookCodeName(variable.name)?.replacingOccurrences(of: "/", with: "-"), !reserved.contains(key) else {
+                notes.append("\(label): the variable \"\(variable.name)\" cannot be a field of the entry (a name daybook keeps, or nothing a key can hold); left out")
+                continue
+            }
+            guard !draft.fields.contains(where: { $0.0 == key }) else { continue }
+            let value: JSONValue
+            switch v.kind {
+            case "IntegerValue": value = Int(v.text).map(JSONValue.int) ?? .string(v.text)
+            case "FloatValue": value = Double(v.text).map(JSONValue.double) ?? .string(v.text)
+            case "BooleanValue": value = ["true", "1"].contains(v.text.lowercased()) ? .bool(true) : ["false", "0"].contains(v.text.lowercased()) ? .bool(false) : .string(v.text)
+            default: value = .string(v.text)
+            }
+            draft.fields.append((key, value))
         }
     }
 
@@ -361,6 +407,15 @@ public struct REFIImport {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         return String(validatingUTF8Data: Data(bytes)) ?? String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A REFI-QDA colour as daybook writes one: lowercase, and the schema's short form #RGB
+    /// spelt out as #RRGGBB (each digit doubled, as CSS reads it).
+    static func color(_ s: String) -> String {
+        let c = s.lowercased()
+        let hex = c.dropFirst()
+        guard c.hasPrefix("#"), hex.count == 3, hex.allSatisfy(\.isHexDigit) else { return c }
+        return "#" + hex.map { "\($0)\($0)" }.joined()
     }
 
     /// A text compared whatever its line endings and trailing blanks.

@@ -6,7 +6,7 @@ import FoundationXML
 import ZIPFoundation
 
 /// What `import qdpx|qdc` needs of a REFI-QDA file: users, the code tree, text sources with their
-/// selections and codings, and notes. Other sources (PDF, pictures, audio, video) are kept by name
+/// selections and codings, notes, variables, cases and sets of sources. Other sources (PDF, pictures, audio, video) are kept by name
 /// only, so the import can say it left them out. Malformed XML, or a required attribute missing or
 /// of the wrong type, is an error with the file, line and column.
 public struct REFIProject {
@@ -48,10 +48,39 @@ public struct REFIProject {
         public var plainTextContent: String?
         public var creationDateTime: String?
         public var selections: [Selection] = []
+        /// The source's own variable values.
+        public var values: [VariableValue] = []
         /// Codings of the whole source.
         public var codings: [Coding] = []
         public var noteRefs: [String] = []
         public var line: Int
+    }
+
+    /// A `<Variable>` of `<Variables>`: a case's or a source's attribute.
+    public struct Variable {
+        public var guid: String
+        public var name: String
+        public var type: String?
+    }
+
+    /// A `<VariableValue>`: the variable's GUID, the value's text and its element (`IntegerValue`, …).
+    public struct VariableValue {
+        public var variable: String
+        public var text: String
+        public var kind: String
+    }
+
+    /// A `<Case>`: its name, its variable values and the sources that are its.
+    public struct Case {
+        public var name: String
+        public var values: [VariableValue] = []
+        public var sources: [String] = []
+    }
+
+    /// A `<Set>` of sources (its `<MemberSource>`s; sets of codes are left aside).
+    public struct SourceSet {
+        public var name: String
+        public var sources: [String] = []
     }
 
     public struct Note {
@@ -68,6 +97,10 @@ public struct REFIProject {
     /// Sources that are not text: element name, source name (or GUID), line.
     public var otherSources: [(kind: String, name: String, line: Int)] = []
     public var notes: [String: Note] = [:]
+    /// Variable GUID → variable; the cases and the sets of sources, in file order.
+    public var variables: [String: Variable] = [:]
+    public var cases: [Case] = []
+    public var sets: [SourceSet] = []
     /// How messages name the XML file (`study.qdpx/project.qde`, `book.qdc`).
     public var xmlPath: String = ""
 
@@ -153,6 +186,9 @@ public struct REFIProject {
         var coding: Coding?
         var note: Note?
         var text: String?
+        var refiCase: Case?
+        var set: SourceSet?
+        var value: VariableValue?
 
         init(path: String, root: String) {
             self.path = path
@@ -224,6 +260,31 @@ public struct REFIProject {
             case "Note" where parent == "Notes":
                 guard let g = required(parser, a, "guid", name) else { return }
                 note = Note(guid: g.lowercased(), name: a["name"], plainTextPath: a["plainTextPath"])
+            case "Variable" where parent == "Variables":
+                guard let g = required(parser, a, "guid", name), let n = required(parser, a, "name", name) else { return }
+                project.variables[g.lowercased()] = Variable(guid: g.lowercased(), name: n, type: a["typeOfVariable"])
+            case "Case" where parent == "Cases":
+                guard required(parser, a, "guid", name) != nil, let n = required(parser, a, "name", name) else { return }
+                refiCase = Case(name: n)
+            case "SourceRef" where parent == "Case":
+                guard let t = required(parser, a, "targetGUID", name) else { return }
+                refiCase?.sources.append(t.lowercased())
+            case "Set" where parent == "Sets":
+                guard required(parser, a, "guid", name) != nil, let n = required(parser, a, "name", name) else { return }
+                set = SourceSet(name: n)
+            case "MemberSource" where parent == "Set":
+                guard let t = required(parser, a, "targetGUID", name) else { return }
+                set?.sources.append(t.lowercased())
+            case "VariableValue" where parent == "Case" || parent == "TextSource":
+                value = VariableValue(variable: "", text: "", kind: "TextValue")
+            case "VariableRef" where parent == "VariableValue":
+                guard let t = required(parser, a, "targetGUID", name) else { return }
+                value?.variable = t.lowercased()
+            case "TextValue", "BooleanValue", "IntegerValue", "FloatValue", "DateValue", "DateTimeValue":
+                if parent == "VariableValue" {
+                    value?.kind = name
+                    text = ""
+                }
             case "Description", "PlainTextContent":
                 text = ""
             default:
@@ -260,6 +321,20 @@ public struct REFIProject {
             case "Note" where parent == "Notes":
                 if let n = note { project.notes[n.guid] = n }
                 note = nil
+            case "TextValue", "BooleanValue", "IntegerValue", "FloatValue", "DateValue", "DateTimeValue":
+                if parent == "VariableValue", let t = text { value?.text = t.trimmingCharacters(in: .whitespacesAndNewlines) }
+                text = nil
+            case "VariableValue":
+                guard let v = value else { return }
+                value = nil
+                guard !v.variable.isEmpty else { return }
+                if parent == "Case" { refiCase?.values.append(v) } else if parent == "TextSource" { source?.values.append(v) }
+            case "Case" where parent == "Cases":
+                if let c = refiCase { project.cases.append(c) }
+                refiCase = nil
+            case "Set" where parent == "Sets":
+                if let x = set { project.sets.append(x) }
+                set = nil
             case "Description":
                 let t = text
                 text = nil

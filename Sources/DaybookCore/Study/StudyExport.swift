@@ -16,7 +16,8 @@ extension Study {
 
     /// Writes the project with QDPXExport, as `export qdpx` does for one diary. The entries keep
     /// their own text and codings; their ids become `<participant>/<id>` (two diaries may hold the
-    /// same id) and codings without a coder take their diary's `coder`. The codebooks are merged:
+    /// same id), codings without a coder take their diary's `coder`, and codings without `coded:`
+    /// the time of the commit of the participant's diary that added them. The codebooks are merged:
     /// the first participant's definition of a code wins. Returns the warnings.
     public func exportQDPX(_ parts: [ExportPart], to url: URL, workingDirectory: URL,
                            progress: @escaping (Int, Int) -> Void = { _, _ in }) throws -> [Diagnostic] {
@@ -27,13 +28,19 @@ extension Study {
         for part in parts {
             book.merge(try Codebook.load(part.diary))
             let folder = "\(Study.participantsFolder)/\(part.participant.id)/"
+            // A coding without `coded:` is dated by the commit that added it, as `export qdpx`
+            // dates it: from the participant's own history, which the study folder does not have.
+            let waiting = part.entries.filter { $0.codings.contains { $0.coded == nil && $0.source == .frontMatter } }
+            let times = waiting.isEmpty ? [:] : CodingTimes.fromHistory(waiting.map { ($0.path, $0.codings) }, diary: part.diary)
             let own = part.entries.map { e -> Entry in
                 var e = e
+                let dated = times[e.path] ?? [:]
                 e.id = "\(part.participant.id)/\(e.id)"
                 e.path = folder + e.path
-                e.codings = e.codings.map { c in
+                e.codings = e.codings.enumerated().map { k, c in
                     var c = c
                     c.coder = c.coder ?? part.diary.config.coder
+                    c.coded = c.coded ?? dated[k]
                     return c
                 }
                 return e

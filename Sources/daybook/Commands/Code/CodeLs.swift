@@ -30,8 +30,13 @@ struct CodeLs: ParsableCommand {
         // Metadata from the cache, where the codings' places in the body are kept too; a body is
         // read only when they are not known, and not kept, so memory stays bounded.
         var groups: [(Entry, [(coding: Coding, anchor: QuoteAnchor?)])] = []
+        // --coder finds a coding without coder: as the default coder's, as every report counts it.
+        let defaultCoder = coder == nil ? nil : diary.coderOfUnnamedCodings
         for e in try filters.entries(of: diary, bodies: false, parts: [.title, .codings], coded: true) {
-            let hits = e.codings.indices.filter { k in let c = e.codings[k]; return wanted?(c.code) ?? true && (coder == nil || c.coder == coder) }
+            let hits = e.codings.indices.filter { k in
+                let c = e.codings[k]
+                return wanted?(c.code) ?? true && (coder == nil || c.madeBy(defaultCoder: defaultCoder) == coder)
+            }
             guard !hits.isEmpty else { continue }
             let anchors = e.anchors.flatMap { $0.count == e.codings.count ? $0 : nil }
                 ?? { let body = diary.readBody(e.path) ?? ""; return e.codings.map { QuoteAnchor.locate($0, in: body) } }()
