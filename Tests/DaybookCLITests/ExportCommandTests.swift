@@ -196,10 +196,10 @@ final class ExportCommandTests: CLITestCase {
         let site = diary.deletingLastPathComponent().appendingPathComponent("site")
         let html = try run(["export", "html", "-o", site.path])
         XCTAssertEqual(html.status, 0)
-        XCTAssertTrue(html.err.contains("codebook.yml:2:1: warning:"), html.err)
+        XCTAssertTrue(html.err.contains("codebook.yml:1:8: warning:"), html.err) // where `[` opens (issue 39)
         let qdpx = try run(["export", "qdpx", "-o", site.appendingPathComponent("p.qdpx").path])
         XCTAssertEqual(qdpx.status, 2)
-        XCTAssertTrue(qdpx.err.contains("codebook.yml:2:1: error:"), qdpx.err)
+        XCTAssertTrue(qdpx.err.contains("codebook.yml:1:8: error:"), qdpx.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: site.appendingPathComponent("p.qdpx").path), "no half-written archive")
     }
 

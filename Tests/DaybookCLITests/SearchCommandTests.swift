@@ -83,7 +83,7 @@ final class SearchCommandTests: CLITestCase {
         XCTAssertEqual(r.status, 0)
         XCTAssertEqual(r.out.split(separator: "\n").count, 4, "the broken entry's words are found (issue 39)")
         XCTAssertTrue(r.out.contains("2026-11-18-0900-broken.md"), r.out)
-        XCTAssertTrue(r.err.contains("2026-11-18-0900-broken.md:3:1: warning: invalid YAML"), r.err)
+        XCTAssertTrue(r.err.contains("2026-11-18-0900-broken.md:2:7: warning: invalid YAML"), r.err) // where `[` opens (issue 39)
     }
 
     func testGrepEndsQuietlyOnABrokenPipe() throws {

@@ -2,19 +2,7 @@
 import XCTest
 @testable import DaybookCore
 
-final class EntryCheckTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
-    override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-check-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        let env = ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"]
-        diary = try Diary.open(tmp, environment: env, workingDirectory: tmp)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
-
+final class EntryCheckTests: DiaryTestCase {
     let rel = "entries/2026/11/2026-11-21-1200-night.md"
 
     func check(_ front: String) -> EntryCheck {

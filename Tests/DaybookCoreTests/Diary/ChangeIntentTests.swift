@@ -7,22 +7,13 @@ import Glibc
 #endif
 @testable import DaybookCore
 
-final class ChangeIntentTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
+final class ChangeIntentTests: DiaryTestCase {
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-intent-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try super.setUpWithError()
         let change = try Change(diary)
         for name in ["a", "b", "c"] { try change.write("---\ntitle: \(name)\n---\nold \(name)\n", to: path(name)) }
         try change.write("attached", to: "attachments/2026-11-21-1000-c/photo.txt")
         try change.commit("seed")
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: tmp)
     }
 
     func path(_ name: String) -> String { "entries/2026/11/2026-11-21-1000-\(name).md" }

@@ -3,22 +3,15 @@
 import XCTest
 @testable import DaybookCore
 
-final class RepositoryHealthTests: XCTestCase {
-    var tmp: URL!
-    var diary: Diary!
-
+final class RepositoryHealthTests: DiaryTestCase {
     override func setUpWithError() throws {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("daybook-health-\(UUID().uuidString)")
-        try Diary.create(at: tmp, name: nil)
-        diary = try Diary.open(tmp, environment: ["DAYBOOK_NOW": "2026-11-21T12:00:00+01:00", "TZ": "Europe/Vienna"], workingDirectory: tmp)
+        try super.setUpWithError()
         for (i, name) in ["a", "b"].enumerated() {
             let change = try Change(diary)
             try change.write("---\ntitle: \(name)\n---\nwords \(i)\n", to: "entries/2026/11/2026-11-2\(i)-1000-\(name).md")
             try change.commit("new: \(name)")
         }
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: tmp) }
 
     func removeObject(_ id: String) throws {
         try FileManager.default.removeItem(at: tmp.appendingPathComponent(".git/objects/\(id.prefix(2))/\(id.dropFirst(2))"))
