@@ -179,7 +179,7 @@ def test_errors_in_study_yml_name_the_line_and_what_is_wrong(study, tmp_path):
         ("participants:\n  p01:\n    diary: ../x\n    attributes:\n      sites: [Leeds, York]\n", "study.yml:5:14:", "attribute `sites` must be one value"),
         ("protocol: {goal: daily, start: 2026-11-30, end: 2026-11-01}\nparticipants: {p01: ../x}\n", "study.yml:1:11:", "protocol.end (2026-11-01) is before protocol.start (2026-11-30)"),
         ("participants:\n  ../evil: ../x\n", "study.yml:2:3:", "participant id `../evil` must be"),
-        ("name: x\nparticipants: [\n", "study.yml:3:1:", "invalid YAML"),
+        ("name: x\nparticipants: [\n", "study.yml:2:15:", "invalid YAML"),  # where the `[` opens (issue 39)
     ]
     for text, where, what in cases:
         (bad / "study.yml").write_text(text)
@@ -369,7 +369,7 @@ def test_participants_read_at_once_report_in_study_order(study):
         assert all(r.rc == 0 for r in runs), runs[0]
         named = [line for line in runs[0].err.splitlines() if "broken-" in line]
         assert [pid for line in named for pid in ("p01", "p02", "p03") if f"broken-{pid}" in line] == ["p01", "p02", "p03"], runs[0].err
-        assert all(".md:3:1: warning: invalid YAML" in line for line in named), named  # file, line, what
+        assert all(".md:2:8: warning: invalid YAML" in line for line in named), named  # file, line where `[` opens, what
         assert runs[1].err == runs[0].err == runs[2].err
         assert runs[0].out.splitlines()[-1].split()[:2] == ["all", "12"]
     finally:

@@ -208,7 +208,8 @@ extension Repository {
                 code = git_reference_create_matching(&out, remote.handle, target, &new, 0, nil, "push")
             }
             if out != nil { git_reference_free(out) }
-            if code == GIT_EMODIFIED.rawValue || code == GIT_EEXISTS.rawValue { return false }
+            // Another push holds the branch (its lock) or has moved it: the remote moved; fetch and merge again.
+            if code == GIT_EMODIFIED.rawValue || code == GIT_EEXISTS.rawValue || code == GIT_ELOCKED.rawValue { return false }
             try Repository.check(code, "git_reference_create_matching")
             return true
         }
