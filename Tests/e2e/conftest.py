@@ -10,7 +10,11 @@ import pathlib
 import pty
 import re
 import select
+import shutil
+import socket
 import subprocess
+import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -152,3 +156,35 @@ def on_pty(diary, *args, stderr_too=False, wait=30):
     finally:
         os.close(master)
 
+
+
+@contextmanager
+def git_daemon(base):
+    """`git daemon` serving the bare repositories under `base` on 127.0.0.1 (pushes allowed), until
+    the block ends; yields its port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    daemon = subprocess.Popen(["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
+                               f"--base-path={base}", "--listen=127.0.0.1", f"--port={port}", str(base)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+
+
+@pytest.fixture
+def example(diary):
+    """The README's example diary, committed as a copied folder is."""
+    shutil.rmtree(diary.path)
+    shutil.copytree(ROOT / "examples" / "diary", diary.path)
+    diary.ok("init", diary.path)
+    return diary

@@ -7,7 +7,6 @@ import io
 import csv
 import math
 import random
-import shutil
 import zipfile
 import xml.etree.ElementTree as ET
 
@@ -16,7 +15,6 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from conftest import ROOT
 
 
 def coded_diary(diary):
@@ -159,15 +157,6 @@ def check_against(report, ref):
     for unit, (x, y) in pooled.items():
         t = report["overall"]["by_" + unit]
         assert t["units"] == len(x) and close(t["kappa"], kappa(x, y)) and close(t["alpha"], alpha(x, y)), unit
-
-
-@pytest.fixture
-def example(diary):
-    """The README's example diary, committed as a copied folder is."""
-    shutil.rmtree(diary.path)
-    shutil.copytree(ROOT / "examples" / "diary", diary.path)
-    diary.ok("init", diary.path)
-    return diary
 
 
 def test_agreement_on_the_example_is_what_its_qdpx_export_gives(example):

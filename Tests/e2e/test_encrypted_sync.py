@@ -2,21 +2,14 @@
 sealed data; machines with their own keys sync through it with every guarantee of a plain remote."""
 import os
 import signal
-import socket
 import subprocess
 import time
 
 import pytest
-from conftest import Diary
+from conftest import Diary, git_daemon
 
 WORDS = ["Zanzibar", "marmalade", "quokka", "Xylophonist", "fieldwork-umbra", "interview-xenon",
          "Test Writer", "writer@example.org", "entries/", "daybook.yml", "recipients.yml", "sync: merge"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -26,19 +19,8 @@ def served(tmp_path):
     base.mkdir()
     bare = base / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
-    port = free_port()
-    daemon = subprocess.Popen(["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
-                               f"--base-path={base}", "--listen=127.0.0.1", f"--port={port}", str(base)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield bare, f"git://127.0.0.1:{port}/remote.git"
-    daemon.terminate()
-    daemon.wait(timeout=10)
+    with git_daemon(base) as port:
+        yield bare, f"git://127.0.0.1:{port}/remote.git"
 
 
 def machine(tmp_path, name):

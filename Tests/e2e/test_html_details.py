@@ -2,22 +2,10 @@
 read as a person reads it, on the example diary where it has what the check needs."""
 import base64
 import re
-import shutil
 import struct
 import zlib
 
-import pytest
 
-from conftest import ROOT
-
-
-@pytest.fixture
-def example(diary):
-    """The README's example diary, committed as a copied folder is."""
-    shutil.rmtree(diary.path)
-    shutil.copytree(ROOT / "examples" / "diary", diary.path)
-    diary.ok("init", diary.path)
-    return diary
 
 
 def site(diary):

@@ -5,6 +5,7 @@ import sys
 import time
 
 import pytest
+from conftest import git_daemon
 
 
 def person_commit(diary, editor):
@@ -253,7 +254,6 @@ ROUNDS = int(os.environ.get("DAYBOOK_SYNC_ROUNDS", "8"))  # full runs: DAYBOOK_S
 @pytest.fixture(params=["path", "file", "daemon"])
 def remote(request, tmp_path):
     """A bare remote whose every reference update is logged, and the URL a diary names it by."""
-    import socket
     base = tmp_path / "srv"
     base.mkdir()
     bare = base / "remote.git"
@@ -265,21 +265,8 @@ def remote(request, tmp_path):
     if request.param == "file":
         yield bare, "file://" + str(bare)
         return
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    daemon = subprocess.Popen(["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
-                               f"--base-path={base}", "--listen=127.0.0.1", f"--port={port}", str(base)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield bare, f"git://127.0.0.1:{port}/remote.git"
-    daemon.terminate()
-    daemon.wait(timeout=10)
+    with git_daemon(base) as port:
+        yield bare, f"git://127.0.0.1:{port}/remote.git"
 
 
 def test_two_syncs_at_once_only_fast_forward_the_remote(tmp_path, remote):
