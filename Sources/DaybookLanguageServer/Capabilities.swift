@@ -6,7 +6,8 @@ enum Capabilities {
     static let codeAs = "daybook.codeAs"
     static let defineCode = "daybook.defineCode"
 
-    static var initializeResult: JSONValue {
+    /// `prepareRename` is offered only to a client that says it supports it, as the protocol asks.
+    static func initializeResult(prepareRename: Bool) -> JSONValue {
         .object([
             ("capabilities", .object([
                 ("positionEncoding", .string("utf-16")),
@@ -23,7 +24,7 @@ enum Capabilities {
                 ("referencesProvider", .bool(true)),
                 ("documentLinkProvider", .object([("resolveProvider", .bool(false))])),
                 ("documentSymbolProvider", .bool(true)),
-                ("renameProvider", .bool(true)),
+                ("renameProvider", prepareRename ? .object([("prepareProvider", .bool(true))]) : .bool(true)),
                 ("workspaceSymbolProvider", .bool(true)),
                 ("inlayHintProvider", .bool(true)),
                 ("documentHighlightProvider", .bool(true)),

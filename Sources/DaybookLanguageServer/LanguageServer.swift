@@ -107,7 +107,8 @@ public final class LanguageServer {
         switch method {
         case "initialize":
             initialized = true
-            return Capabilities.initializeResult
+            let client = try? decoder.decode(IncomingParams<InitializeParams>.self, from: data).params
+            return Capabilities.initializeResult(prepareRename: client?.capabilities?.textDocument?.rename?.prepareSupport == true)
         case "shutdown":
             shuttingDown = true
             return NoResult()
@@ -131,6 +132,10 @@ public final class LanguageServer {
             let p = try params(RenameParams.self, data)
             guard let doc = document(p.textDocument) else { throw ResponseError.invalidParams("\(p.textDocument.uri) is not open") }
             return try rename(doc, at: p.position, to: p.newName)
+        case "textDocument/prepareRename":
+            let p = try params(TextDocumentPositionParams.self, data)
+            guard let doc = document(p.textDocument) else { throw ResponseError.invalidParams("\(p.textDocument.uri) is not open") }
+            return try prepareRename(doc, at: p.position)
         case "textDocument/references":
             let p = try params(ReferenceParams.self, data)
             return document(p.textDocument).map { LinkFeatures.references($0, at: p.position) } ?? []
@@ -344,6 +349,24 @@ public final class LanguageServer {
             other.forget()
             publish(other)
         }
+    }
+
+    /// What a rename at the position would rename, before the editor asks for the new name: the
+    /// tag or code word under the cursor (or the coded passage, with its code as the name to edit).
+    /// Elsewhere an error, so the editor says at once that nothing there can be renamed.
+    private func prepareRename(_ doc: Document, at p: Position) throws -> PrepareRenameResult {
+        guard let a = doc.analysis, let at = EntryPlace(a, p) else {
+            throw ResponseError.requestFailed("rename works on a tag or a code of an entry")
+        }
+        if HoverInfo.tag(a, at) != nil || (at.inFrontMatter && HoverInfo.code(doc, at: p) != nil) {
+            let r = HoverInfo.wordRange(a, at)
+            return PrepareRenameResult(range: a.lines.range(r), placeholder: String(a.lines.text[r]))
+        }
+        let i = a.lines.index(of: p)
+        if let s = CodedSegments.segments(doc).first(where: { $0.range.contains(i) }) {
+            return PrepareRenameResult(range: a.lines.range(s.range), placeholder: s.coding.code)
+        }
+        throw ResponseError.requestFailed("rename works on a tag or a code (put the cursor on one)")
     }
 
     /// Renames the tag or the code at the position across the diary, as `tag rename` and `code

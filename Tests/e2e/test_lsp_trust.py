@@ -73,8 +73,8 @@ class Client:
     def notify(self, method, params):
         return {"jsonrpc": "2.0", "method": method, "params": params}
 
-    def initialize(self):
-        self.write({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+    def initialize(self, capabilities=None):
+        self.write({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": capabilities or {}}},
                    self.notify("initialized", {}))
         return self.until(lambda m: m.get("id") == 1)
 
@@ -108,10 +108,10 @@ class Client:
 def client(diary):
     clients = []
 
-    def make(env=None):
+    def make(env=None, capabilities=None):
         c = Client(diary, env)
         clients.append(c)
-        c.initialize()
+        c.initialize_result = c.initialize(capabilities)
         return c
     yield make
     for c in clients:
@@ -422,6 +422,40 @@ def test_rename_of_a_tag_and_of_a_code_changes_the_diary_in_one_commit_each(diar
     # Neither a tag nor a code: an error, nothing changed.
     answer = c.request("textDocument/rename", {"textDocument": {"uri": a.as_uri()}, "position": at(text, "Rounds", 1), "newName": "x"})
     assert answer["error"]["code"] == -32803 and diary.commits() == commits + 2
+
+
+def test_prepare_rename_names_the_tag_or_code_under_the_cursor_and_refuses_elsewhere(diary, client):
+    diary.ok("new", "-t", "ward", "-m", "Rounds with #ward staff. The login failed.", "Round")
+    diary.ok("code", "define", "frustration")
+    [a] = diary.entries()
+    diary.ok("code", "add", a.stem, "frustration", "--quote", "login failed")
+    # A client that does not say it supports prepareRename is not offered it (LSP 3.17).
+    assert client().initialize_result["result"]["capabilities"]["renameProvider"] is True
+    c = client(capabilities={"textDocument": {"rename": {"prepareSupport": True}}})
+    assert c.initialize_result["result"]["capabilities"]["renameProvider"] == {"prepareProvider": True}
+    text = a.read_text()
+    c.open(a, text)
+    commits = diary.commits()
+
+    def prepare(pos):
+        return c.request("textDocument/prepareRename", {"textDocument": {"uri": a.as_uri()}, "position": pos})
+
+    lines = text.split("\n")
+    body = next(i for i, l in enumerate(lines) if "#ward staff" in l)
+    col = lines[body].index("#ward") + 3  # inside the word
+    r = prepare({"line": body, "character": col})["result"]
+    assert r["placeholder"] == "ward"
+    assert r["range"] == {"start": {"line": body, "character": col - 2}, "end": {"line": body, "character": col + 2}}
+    # On the coded passage: the passage, with its code as the name to edit.
+    col = lines[body].index("login") + 2
+    r = prepare({"line": body, "character": col})["result"]
+    assert r["placeholder"] == "frustration"
+    assert r["range"]["start"] == {"line": body, "character": lines[body].index("login failed")}
+    assert r["range"]["end"] == {"line": body, "character": lines[body].index("login failed") + len("login failed")}
+    # On a plain word: an error the editor shows at once; nothing is committed by asking.
+    answer = prepare({"line": body, "character": 2})
+    assert answer["error"]["code"] == -32803 and "tag or a code" in answer["error"]["message"]
+    assert diary.commits() == commits
 
 
 # --- the same rule for `daybook edit` -------------------------------------------------------------

@@ -48,10 +48,15 @@ enum HoverInfo {
 
     /// The whole word (tag characters) around the position, lowercase.
     static func word(_ a: Document.Analysis, _ at: EntryPlace) -> String {
+        String(a.lines.text[wordRange(a, at)]).lowercased()
+    }
+
+    /// Where that word lies in the text.
+    static func wordRange(_ a: Document.Analysis, _ at: EntryPlace) -> Range<String.Index> {
         let scalars = a.lines.text.unicodeScalars
         var end = at.cursor
         while end < scalars.endIndex, Tag.isTagCharacter(scalars[end]) { end = scalars.index(after: end) }
-        return String(a.lines.text[at.wordStart..<end]).lowercased()
+        return at.wordStart..<end
     }
 
     static func date(_ value: String, context: DiaryContext) -> Hover? {

@@ -143,6 +143,23 @@ struct ReferenceParams: Decodable {
     var position: Position
 }
 
+/// The part of the client's capabilities the server reads.
+struct InitializeParams: Decodable {
+    struct Capabilities: Decodable {
+        struct TextDocument: Decodable {
+            struct Rename: Decodable { var prepareSupport: Bool? }
+            var rename: Rename?
+        }
+        var textDocument: TextDocument?
+    }
+    var capabilities: Capabilities?
+}
+
+struct PrepareRenameResult: Encodable {
+    var range: LSPRange
+    var placeholder: String
+}
+
 struct RenameParams: Decodable {
     var textDocument: TextDocumentIdentifier
     var position: Position
