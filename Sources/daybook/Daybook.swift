@@ -4,13 +4,30 @@ import DaybookCore
 import Foundation
 
 struct Daybook: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "daybook",
-        abstract: "A plain-text research diary: Markdown entries, tags, codes, search, history by git.",
-        discussion: "Every change is one git commit. `daybook help COMMAND` or `man daybook-COMMAND` for details.",
-        version: "0.1.0",
-        subcommands: commandList
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "daybook",
+            abstract: "A plain-text research diary: Markdown entries, tags, codes, search, history by git.",
+            discussion: "Every change is one git commit. `daybook help COMMAND` or `man daybook-COMMAND` for details.",
+            version: version,
+            subcommands: subcommands ?? commandList
+        )
+    }
+
+    static let version = "0.1.0"
+
+    /// The subcommands ArgumentParser sees, when the command line needs fewer than all of them.
+    nonisolated(unsafe) private static var subcommands: [ParsableCommand.Type]?
+
+    /// Builds only the tree the command line needs: ArgumentParser reflects over every option of
+    /// every command it is given before parsing (bench/results-startup-2026-11-28.md). `daybook
+    /// ls …` sees only `ls`; anything else (help, a typo, no command) sees them all, so that help
+    /// lists every command and a misspelt one gets its "did you mean".
+    static func narrow(to args: [String]) {
+        if let first = args.first, let command = commandTable.first(where: { $0.name == first }) {
+            subcommands = [command.type]
+        }
+    }
 
     /// `daybook --diary X ls` works like `daybook ls --diary X`: the global options given before the
     /// command move to the end (before a `--`), where every subcommand's option group reads them.
@@ -41,6 +58,13 @@ struct Daybook: ParsableCommand {
         Terminal.ignoreSigpipe()
         Change.notice = Terminal.warning
         let args = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
+        // `--version` alone prints at once, as git's does: ArgumentParser would first look for a
+        // completion-script request by reflecting over its own options, two thirds of the time.
+        if args == ["--version"] {
+            print(version)
+            Foundation.exit(0)
+        }
+        narrow(to: args)
         do {
             var command = try parseAsRoot(args)
             try command.run()
