@@ -97,6 +97,14 @@ COLD
   row "$n" "code add last (with its commit)" 0.15 5 "$bin code add -q last bench\$RANDOM\$RANDOM --quote 'benchmark entry'"
   row "$n" "append last -m (with its commit)" 0.15 5 "$bin append -q last -m 'benchmark line'"
   [ "$n" -le 100000 ] && row "$n" "export html" 60 1 "rm -rf $out/site-$n; $bin export html -o $out/site-$n"
+  # export pdf (issue 44): the last 1,000 entries within 20 s and 300 MB, and the pages per second
+  # of a year of the diary.
+  row "$n" "export pdf --last 1000" 20 1 "$bin export pdf --last 1000 -o $out/last-$n.pdf"
+  if [ "$n" -le 100000 ]; then
+    t0=$(date +%s.%N); "$bin" export pdf --from 2025-11-21 -o "$out/year-$n.pdf" >/dev/null 2>&1 || true; t1=$(date +%s.%N)
+    pages=$(pdfinfo "$out/year-$n.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+    [ -z "$pages" ] || echo "| $n | export pdf --from 2025-11-21 ($pages pages: $(python3 -c "print('%.0f' % ($pages / ($t1 - $t0)))") pages/s) | $(python3 -c "print('%.3f' % ($t1 - $t0))") | - | | |" >> "$report"
+  fi
   # The commands that read every body (issue 19): at least 100 MB/s of entry files, so the budget
   # in seconds is the entries' size over 100 MB/s.
   mb=$(find "$d/entries" -name '*.md' -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')
