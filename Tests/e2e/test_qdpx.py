@@ -576,3 +576,57 @@ def test_cases_variables_and_sets_are_kept_as_tags_and_fields(diary, tmp_path):
     assert "coder: Anna B" in after and "case/" not in after
     assert 'is the entry' in r.out and 'case "P02" not written to it' in r.out, r.out
     assert json.loads(diary.ok("ls", "--tag", "case", "--json").out)[0]["title"] == "Interview 7"
+
+
+def three_code_project(tmp_path):
+    """Codes: `Placed` (a coding that fits), `Lost` (its only coding names other text), `Unused`
+    (no coding at all, as a codebook holds codes not yet applied)."""
+    text = "The badge reader was down.\n"
+    guid = "a1b2c3d4-0000-4000-8000-0000000000c1"
+    code = lambda n, name: f'<Code guid="C0000000-0000-4000-8000-00000000000{n}" name="{name}" isCodable="true"/>'
+    sel = lambda n, s, e, name, c: (
+        f'<PlainTextSelection guid="D0000000-0000-4000-8000-00000000020{n}" startPosition="{s}" endPosition="{e}" name="{name}">'
+        f'<Coding guid="E0000000-0000-4000-8000-00000000020{n}"><CodeRef targetGUID="C0000000-0000-4000-8000-00000000000{c}"/></Coding>'
+        "</PlainTextSelection>")
+    qde = f"""<?xml version="1.0" encoding="utf-8"?>
+<Project xmlns="urn:QDA-XML:project:1.0" name="Three codes">
+  <CodeBook><Codes>{code(1, "Placed")}{code(2, "Lost")}{code(3, "Unused")}</Codes></CodeBook>
+  <Sources>
+    <TextSource guid="{guid}" name="Interview" plainTextPath="internal://{guid}.txt" creationDateTime="2026-09-01T20:15:00+02:00">
+      {sel(1, 4, 9, "badge", 1)}{sel(2, 4, 9, "not this text", 2)}
+    </TextSource>
+  </Sources>
+</Project>
+"""
+    with zipfile.ZipFile(tmp_path / "three.qdpx", "w") as z:
+        z.writestr("project.qde", qde)
+        z.writestr(f"Sources/{guid}.txt", text.encode())
+    return tmp_path / "three.qdpx", text
+
+
+def test_a_code_none_of_whose_codings_could_be_placed_is_not_committed(diary, tmp_path):
+    """Issue 39: the codebook gains a code the project defines without codings, and the code whose
+    every coding was placed, but not one whose codings were all left out; exit 1, each said."""
+    diary.init()
+    project, _ = three_code_project(tmp_path)
+    r = diary.run("import", "qdpx", project)
+    assert r.rc == 1, r
+    assert "code `lost`: none of its 1 coding in the file could be placed; not added to the codebook" in r.out + r.err, r
+    book = (diary.path / "codebook.yml").read_text()
+    assert "placed" in book and "unused" in book and "lost" not in book, book
+    assert "lost" not in diary.git("show", "HEAD:codebook.yml")
+    assert [c["code"] for c in diary.ok("code", "ls", "--json").json()] == ["placed"]
+
+
+def test_codings_only_adds_no_code_that_no_placed_coding_uses(diary, tmp_path):
+    diary.init()
+    project, text = three_code_project(tmp_path)
+    diary.ok("new", "Interview", "-m", text.rstrip("\n"))
+    r = diary.run("import", "qdpx", project, "--codings-only")
+    assert r.rc == 1, r
+    out = r.out + r.err
+    assert "code `unused`: no coding placed by this import uses it (--codings-only); not added to the codebook" in out, out
+    assert "code `lost`: none of its 1 coding" in out, out
+    book = (diary.path / "codebook.yml").read_text()
+    assert "placed" in book and "unused" not in book and "lost" not in book, book
+    assert [c["code"] for c in diary.ok("code", "ls", "--json").json()] == ["placed"]

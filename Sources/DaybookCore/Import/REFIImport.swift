@@ -54,6 +54,7 @@ public struct REFIImport {
         let (project, archive) = try REFIProject.readProject(url, displayPath: displayPath, limits: limits)
         var plan = try REFIImport(codes: project, diary: diary)
         try plan.place(project, archive: archive, diary: diary, codingsOnly: codingsOnly)
+        plan.dropUnusedCodes(project, codingsOnly: codingsOnly)
         return plan
     }
 
@@ -66,10 +67,14 @@ public struct REFIImport {
 
     /// Code GUID → daybook code name.
     var codeNames: [String: String] = [:]
+    /// The codebook before the import, and the codes of codings the diary held already.
+    var bookBefore = Codebook()
+    var codesHeld: Set<String> = []
 
     init(codes project: REFIProject, diary: Diary) throws {
         let before = try Codebook.load(diary)
         book = before
+        bookBefore = before
         bookChanged = false
         func noteText(_ refs: [String]) -> [String] { refs.compactMap { project.notes[$0]?.text }.filter { !$0.isEmpty } }
         func walk(_ code: REFIProject.Code, parent: String?) {
@@ -157,6 +162,7 @@ public struct REFIImport {
                 let known = snapshot.entry(k, parts: .codings).codings
                 let fresh = found.filter { !REFIImport.has(known, $0.coding, defaultCoder: defaultCoder) }
                 existing += found.count - fresh.count
+                for f in found where REFIImport.has(known, f.coding, defaultCoder: defaultCoder) { codesHeld.insert(f.coding.code) }
                 guard !fresh.isEmpty else { continue }
                 // The entry from the cache and its body alone: no front matter parsed, no words counted.
                 var entry = snapshot.entry(k, parts: [.title, .codings])
@@ -189,6 +195,41 @@ public struct REFIImport {
                 newEntries.append(NewEntry(draft: draft, codings: list, source: label))
             }
         }
+    }
+
+    /// Leaves out of the codebook a code the import would add when none of the file's codings with
+    /// it could be placed, or with `--codings-only` when no placed coding uses it: the codebook
+    /// gains only codes something in the diary refers to. A code with no codings in the file comes
+    /// in with a full import (that is importing the codebook), and a category stays while a code
+    /// under it stays. Each code left out is said.
+    mutating func dropUnusedCodes(_ project: REFIProject, codingsOnly: Bool) {
+        var used = codesHeld
+        for (_, _, apps) in edits { for a in apps { used.insert(a.coding.code) } }
+        for n in newEntries { for c in n.codings { used.insert(c.code) } }
+        var inFile: [String: Int] = [:]
+        for source in project.sources {
+            for c in source.codings + source.selections.flatMap(\.codings) {
+                if let name = codeNames[c.codeGUID] { inFile[name, default: 0] += 1 }
+            }
+        }
+        var dropped: [String] = []
+        func prune(_ list: inout [Codebook.Code]) {
+            for i in list.indices.reversed() {
+                prune(&list[i].children)
+                let name = list[i].name
+                guard list[i].children.isEmpty, !bookBefore.contains(name), !used.contains(name) else { continue }
+                if let n = inFile[name] {
+                    notes.append("code `\(name)`: none of its \(n) coding\(n == 1 ? "" : "s") in the file could be placed; not added to the codebook")
+                } else if codingsOnly {
+                    notes.append("code `\(name)`: no coding placed by this import uses it (--codings-only); not added to the codebook")
+                } else { continue }
+                list.remove(at: i)
+                dropped.append(name)
+            }
+        }
+        prune(&book.codes)
+        codesAdded -= dropped.count
+        bookChanged = book != bookBefore
     }
 
     /// A coding read from the file, with where it came from for the report.
