@@ -378,3 +378,20 @@ def test_head_on_a_missing_branch_is_refused_not_a_new_history(diary, args):
     diary.git("symbolic-ref", "HEAD", "refs/heads/main")
     diary.ok("new", "-m", "after", "After")
     diary.ok("check")
+
+
+@pytest.mark.parametrize("args", MUTATIONS + [["check"]], ids=lambda a: " ".join(a[:2]))
+def test_a_damaged_index_is_said_in_daybooks_words_with_what_to_do(diary, args):
+    """Issue 39: libgit2's failures in daybook's words — what it was doing, the file, what to do —
+    and the advice works when followed (check itself cannot send a person back to check)."""
+    diary.ok("new", "-m", "first words #old", "First")
+    before = diary.git("rev-parse", "HEAD")
+    (diary.path / ".git/index").write_bytes(b"DIRC\0\0\0\2garbage")
+    r = diary.run(*args)
+    assert r.rc == 2, r
+    assert ".git/index" in r.err and "mv .git/index .git/index.bad" in r.err and "git reset" in r.err, r
+    assert "git_" not in r.err and "`daybook check`" not in r.err, r
+    assert diary.git("rev-parse", "HEAD") == before
+    (diary.path / ".git/index").rename(diary.path / ".git/index.bad")
+    diary.git("reset", "-q")
+    diary.ok(*args)

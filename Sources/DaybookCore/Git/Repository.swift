@@ -49,11 +49,53 @@ public final class Repository {
         return try body()
     }
 
+    /// Throws when libgit2 answered an error: what daybook was doing, libgit2's own words (they
+    /// name the file where libgit2 knows it), and what a person can do about it by the kind of
+    /// failure, not the name of the libgit2 function.
     static func check(_ code: Int32, _ function: String) throws {
         guard code < 0 else { return }
         var message = "error \(code)"
-        if let e = git_error_last(), let m = e.pointee.message { message = String(cString: m) }
-        throw DaybookError(.git, "\(function) failed: \(message)")
+        var kind = Int32(GIT_ERROR_NONE.rawValue)
+        if let e = git_error_last() {
+            if let m = e.pointee.message { message = String(cString: m) }
+            kind = e.pointee.klass
+        }
+        throw DaybookError(.git, failure(doing: function, message: message, kind: kind, code: code))
+    }
+
+    /// `check`'s sentence, kept apart so each kind of failure is tested without breaking a repository.
+    static func failure(doing function: String, message: String, kind: Int32, code: Int32) -> String {
+        let doing: String
+        switch function {
+        case let f where f.hasPrefix("git_index_add") || f.hasPrefix("git_index_remove") || f.hasPrefix("git_index_update"):
+            doing = "staging the change in .git/index"
+        case "git_index_write", "git_index_write_tree", "git_repository_index": doing = "writing .git/index"
+        case let f where f.hasPrefix("git_commit_create") || f.hasPrefix("git_treebuilder") || f == "git_reference_set_target":
+            doing = "making the commit"
+        case let f where f.hasPrefix("git_packbuilder") || f.hasPrefix("git_odb") || f == "git_repository_odb":
+            doing = "writing the repository's objects"
+        case let f where f.hasPrefix("git_remote") || f.hasPrefix("git_clone"): doing = "talking to the remote"
+        case let f where f.hasPrefix("git_repository_open") || f.hasPrefix("git_repository_init"): doing = "opening the git repository"
+        default: doing = "reading the history"
+        }
+        let todo: String
+        switch kind {
+        case Int32(GIT_ERROR_OS.rawValue), Int32(GIT_ERROR_FILESYSTEM.rawValue):
+            todo = "the system refused a file: check that you may read and write the diary's folder and .git, and that the disk has space"
+        case Int32(GIT_ERROR_INDEX.rawValue):
+            todo = "if no git program is running in the diary, .git/index is damaged: move it aside (`mv .git/index .git/index.bad`) and run `git reset` in the diary to make it again from the last commit; no entry is lost by that"
+        case Int32(GIT_ERROR_ODB.rawValue), Int32(GIT_ERROR_OBJECT.rawValue), Int32(GIT_ERROR_ZLIB.rawValue):
+            todo = "objects of the repository are missing or damaged: `daybook check` lists them and what to do"
+        case Int32(GIT_ERROR_REFERENCE.rawValue):
+            todo = code == Int32(GIT_ELOCKED.rawValue)
+                ? "another git program holds the branch: wait for it to finish and run the command again"
+                : "a branch of the repository could not be read or moved: `daybook check` says whether it is damaged"
+        case Int32(GIT_ERROR_NET.rawValue), Int32(GIT_ERROR_SSL.rawValue), Int32(GIT_ERROR_SSH.rawValue), Int32(GIT_ERROR_HTTP.rawValue):
+            todo = "check the network and the remote's address (`daybook sync --help`)"
+        default:
+            todo = "`daybook check` says whether the repository is damaged"
+        }
+        return "\(doing) failed: \(message); \(todo)"
     }
 
     /// Opens the repository whose working folder is `root`.

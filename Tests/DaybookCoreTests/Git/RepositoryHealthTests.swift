@@ -1,6 +1,7 @@
 // The repository's own soundness (issue 38): HEAD on a branch that exists, every object of HEAD's
 // history present; damaged by hand the way a disk, a bad copy or a person damages it.
 import XCTest
+import CLibGit2
 @testable import DaybookCore
 
 final class RepositoryHealthTests: DiaryTestCase {
@@ -69,5 +70,23 @@ final class RepositoryHealthTests: DiaryTestCase {
         let fresh = tmp.appendingPathComponent("fresh")
         let repo = try Repository.create(fresh, branch: "main")
         XCTAssertNil(repo.headProblem())
+    }
+
+    /// Each kind of libgit2 failure gets what daybook was doing and what to do, never the name of a
+    /// libgit2 function (issue 39).
+    func testLibgit2FailuresAreSaidInDaybooksWords() {
+        func say(_ f: String, _ kind: git_error_t, _ code: Int32 = -1) -> String {
+            Repository.failure(doing: f, message: "libgit2's words", kind: Int32(kind.rawValue), code: code)
+        }
+        let os = say("git_index_add_bypath", GIT_ERROR_OS)
+        XCTAssertTrue(os.hasPrefix("staging the change in .git/index failed: libgit2's words; the system refused a file"), os)
+        XCTAssertTrue(say("git_commit_create", GIT_ERROR_ODB).contains("making the commit failed") && say("git_commit_create", GIT_ERROR_ODB).contains("`daybook check` lists them"))
+        XCTAssertTrue(say("git_reference_set_target", GIT_ERROR_REFERENCE, Int32(GIT_ELOCKED.rawValue)).contains("another git program holds the branch"))
+        XCTAssertTrue(say("git_reference_set_target", GIT_ERROR_REFERENCE).contains("could not be read or moved"))
+        XCTAssertTrue(say("git_remote_fetch", GIT_ERROR_NET).contains("talking to the remote failed"))
+        XCTAssertTrue(say("git_revwalk_next", GIT_ERROR_NONE).hasPrefix("reading the history failed"))
+        for f in ["git_index_add_bypath", "git_commit_create", "git_remote_fetch", "git_revwalk_next"] {
+            XCTAssertFalse(say(f, GIT_ERROR_INDEX).contains("git_"), f)
+        }
     }
 }
