@@ -63,6 +63,16 @@ public struct DiaryConfig: Equatable, Sendable {
     public var lspCommitOnSave = true
     /// `schedule:`: which template is owed when (`daybook due`).
     public var schedule: [ScheduleRule] = []
+    /// Why `schedule:` could not be read (then `schedule` is empty). A command that needs the
+    /// schedule fails with it (`requireSchedule`); any other warns and carries on, so a typo
+    /// there never stops `new` or `append` (issue 43).
+    public var scheduleProblem: DaybookError?
+
+    /// The schedule, or the problem that kept it from being read.
+    public func requireSchedule() throws -> [ScheduleRule] {
+        if let scheduleProblem { throw scheduleProblem }
+        return schedule
+    }
     /// `id:`: the diary's random id (32 hexadecimal digits), made at `init`; an encrypted
     /// remote's manifests name it, so one diary's pushes are never taken for another's.
     public var id: String?
@@ -146,7 +156,7 @@ public struct DiaryConfig: Equatable, Sendable {
                     config.lspCommitOnSave = b
                 }
             case "schedule":
-                config.schedule = try Schedule.parse(value, path: path)
+                do { config.schedule = try Schedule.parse(value, path: path) } catch let e as DaybookError { config.scheduleProblem = e }
             case "id":
                 guard let id = value.string, DiaryConfig.isDiaryID(id) else {
                     throw fail(value, "`id` must be 32 hexadecimal digits (made by `daybook init`; do not edit)")

@@ -18,10 +18,13 @@ public enum EntryWriter {
 
 extension EntryWriter {
     /// Saves a new entry as `new` does, in one commit (`new: TITLE`), with its attachments and
-    /// strokes; returns its relative path.
+    /// strokes; returns its relative path. An empty body saves nothing, unless `answered`: the
+    /// answers given at a template's prompts, or a one-line entry's title, are the entry then
+    /// (issue 43: in experience sampling the ratings are the entry).
     @discardableResult
-    public static func commitNew(_ draft: EntryDraft, in diary: Diary, attachments: [URL] = [], strokes: StrokeFile? = nil) throws -> String {
-        guard !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    public static func commitNew(_ draft: EntryDraft, in diary: Diary, attachments: [URL] = [], strokes: StrokeFile? = nil,
+                                 answered: Bool = false) throws -> String {
+        guard answered || !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw DaybookError.nothing("daybook: the body is empty; nothing saved")
         }
         let change = try Change(diary)

@@ -17,8 +17,8 @@ struct Due: ParsableCommand {
     }
 
     func run() throws {
-        let diary = try global.openDiary()
-        let rules = diary.config.schedule
+        let diary = try global.openDiary(needsSchedule: true)
+        let rules = try diary.config.requireSchedule()
         let known = Set(TemplateLibrary(folder: diary.templatesFolder).allNames)
         for r in rules where !known.contains(r.template) {
             Terminal.warning(Diagnostic(.warning, "schedule: there is no template `\(r.template)` (daybook template ls lists them)",
