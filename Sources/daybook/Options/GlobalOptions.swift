@@ -21,7 +21,7 @@ struct GlobalOptions: ParsableArguments {
     var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
 
     /// The diary the command works on; fails naming the place looked at when there is none.
-    func openDiary(needsSchedule: Bool = false) throws -> Diary {
+    func openDiary(needsSchedule: Bool = false, showReminders: Bool = true) throws -> Diary {
         Terminal.configure(color: color)
         let (url, _) = Diary.locate(explicit: diary, environment: environment, workingDirectory: workingDirectory)
         guard Diary.exists(at: url) else {
@@ -32,6 +32,8 @@ struct GlobalOptions: ParsableArguments {
         if let problem = opened.config.scheduleProblem, !needsSchedule {
             Terminal.warning(Diagnostic(.warning, "\(problem.message); the schedule is left out until it is fixed", at: problem.location))
         }
+        // What a reminder that tells by log found since the last command (see daybook-remind(1)).
+        if showReminders { for line in ReminderLog.take(opened) { Terminal.message("daybook: " + line) } }
         return opened
     }
 
