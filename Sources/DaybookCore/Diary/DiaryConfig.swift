@@ -67,6 +67,9 @@ public struct DiaryConfig: Equatable, Sendable {
     /// schedule fails with it (`requireSchedule`); any other warns and carries on, so a typo
     /// there never stops `new` or `append` (issue 43).
     public var scheduleProblem: DaybookError?
+    /// `transcribe:`: a command that prints the text of an audio file given as its last argument
+    /// (whisper.cpp's CLI, pocketsphinx, …), run by /bin/sh; voice notes' bodies come from it.
+    public var transcribe: String?
 
     /// The schedule, or the problem that kept it from being read.
     public func requireSchedule() throws -> [ScheduleRule] {
@@ -81,7 +84,7 @@ public struct DiaryConfig: Equatable, Sendable {
         self.timeZone = timeZone
     }
 
-    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule", "id"]
+    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule", "id", "transcribe"]
 
     /// A diary id: 32 lowercase hexadecimal digits.
     public static func isDiaryID(_ s: String) -> Bool {
@@ -157,6 +160,11 @@ public struct DiaryConfig: Equatable, Sendable {
                 }
             case "schedule":
                 do { config.schedule = try Schedule.parse(value, path: path) } catch let e as DaybookError { config.scheduleProblem = e }
+            case "transcribe":
+                guard let command = value.string, !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw fail(value, "`transcribe` is a command that prints the text of the audio file it is given, e.g. `whisper-cli -nt -m ~/models/ggml-base.en.bin -f`")
+                }
+                config.transcribe = command
             case "id":
                 guard let id = value.string, DiaryConfig.isDiaryID(id) else {
                     throw fail(value, "`id` must be 32 hexadecimal digits (made by `daybook init`; do not edit)")

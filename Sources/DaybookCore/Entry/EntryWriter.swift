@@ -8,8 +8,11 @@ public enum EntryWriter {
         let rel = Diary.entryPath(id: id, day: draft.date.day)
         var draft = draft
         if !attachments.isEmpty {
+            // Audio is transcribed before anything is written (see Change.attach).
+            let transcripts = try VoiceNote.transcripts(of: attachments, in: change.diary)
             let names = try Attachments.copy(attachments, entryPath: rel, in: change)
-            draft.body = Attachments.appendLinks(names, id: id, to: draft.body)
+            let notes = VoiceNote.notes(names: names, files: attachments, transcripts: transcripts)
+            draft.body = Attachments.appendLinks(names, id: id, to: draft.body, notes: notes)
         }
         try change.write(try draft.text(), to: rel)
         return rel

@@ -37,6 +37,8 @@ struct New: ParsableCommand {
     var ink: String?
     @Option(help: ArgumentHelp("A file to attach (repeatable).", valueName: "file"))
     var attach: [String] = []
+    @Option(help: ArgumentHelp("A voice note: the audio is attached with its duration, transcribed by daybook.yml's transcribe: command when there is one; no editor.", valueName: "file"))
+    var audio: String?
     @Flag(inversion: .prefixedNo, help: "Open the editor (default: only when no body is given and stdin is a terminal).")
     var edit: Bool?
 
@@ -60,7 +62,8 @@ struct New: ParsableCommand {
         if let q = quickEntry, let d = q.date { given = (d, q.dateNote) }
         if let note = given?.note { Terminal.warning(Diagnostic(.warning, "\(quickEntry?.date == nil ? "--date" : "--quick"): \(note)")) }
         let when = given?.time ?? diary.clock.nowLocal
-        let titleText = quickEntry?.title ?? title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        var titleText = quickEntry?.title ?? title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        if audio != nil, titleText.isEmpty { titleText = "Voice note" }
         var draft = EntryDraft(date: when, title: titleText.isEmpty ? nil : titleText)
         draft.tags = tag
         draft.mood = mood
@@ -79,10 +82,13 @@ struct New: ParsableCommand {
         let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? ask : nil)
 
         // The body, from the first source that applies.
-        let body = try quickEntry.map(\.body) ?? TextInput.read(message: message, edit: edit, start: prepared, diary: diary, answered: answered)
+        // A voice note's words are its audio (and transcript): no editor unless asked for.
+        let body = try quickEntry.map(\.body) ?? (audio != nil && message == nil && edit != true ? prepared ?? ""
+            : TextInput.read(message: message, edit: edit, start: prepared, diary: diary, answered: answered))
         draft.body = body
-        let rel = try EntryWriter.commitNew(draft, in: diary, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) },
-                                            strokes: strokes, answered: answered || quickEntry.map { !$0.title.isEmpty } == true)
+        let files = (attach + (audio.map { [$0] } ?? [])).map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) }
+        let rel = try EntryWriter.commitNew(draft, in: diary, attachments: files, strokes: strokes,
+                                            answered: answered || audio != nil || quickEntry.map { !$0.title.isEmpty } == true)
         Terminal.out(diary.displayPath(rel))
         // A one-line entry says the date it took, so a prefix that was not read as a date shows.
         global.confirm("daybook: saved \(diary.displayPath(rel))" + (quickEntry.map { _ in ", dated \(when)" } ?? ""))
