@@ -94,11 +94,11 @@ public enum EntryAppend {
     /// template's other headings, and answers nobody gave, are not made up).
     private static func write(_ lines: [String], at now: LocalDateTime, to rel: String?, in change: Change) throws -> (rel: String, created: Bool) {
         let diary = change.diary
-        let daily = try TemplateLibrary(diary: diary).template(named: dailyTemplate)
         if let rel {
             var title = ""
             try change.editEntry(rel) { text, entry in
-                let under = entry.template == dailyTemplate ? daily?.appendUnder : nil
+                // Only a daily entry asks its template (the rest append at once, as before).
+                let under = entry.template == dailyTemplate ? try TemplateLibrary(diary: diary).template(named: dailyTemplate)?.appendUnder : nil
                 if let under, let body = insert(lines, under: under, in: text.body) {
                     text.setBody(body)
                 } else {
@@ -110,7 +110,7 @@ public enum EntryAppend {
             return (rel, false)
         }
         var draft = EntryDraft(date: now, title: dayTitle(now.day))
-        if let daily, let under = daily.appendUnder {
+        if let daily = try TemplateLibrary(diary: diary).template(named: dailyTemplate), let under = daily.appendUnder {
             let start = try TemplateFill.prepare(dailyTemplate, diary: diary, draft: &draft, ask: nil) ?? ""
             draft.body = insert(lines, under: under, in: start) ?? EntryText(frontMatter: [], body: start).appending(lines).body
         } else {
