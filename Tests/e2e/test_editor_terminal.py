@@ -407,6 +407,9 @@ def test_no_answer_and_no_text_is_dropped(diary, tmp_path):
     tmux = Tmux(tmp_path, vi_environment(diary, tmp_path), "sh", "-c", command)
     try:
         tmux.wait_for(lambda: "place" in tmux.screen(), "the place prompt")
+        # A refused answer, then Enter: the field is left out, so nothing was answered.
+        tmux.keys("x", "Enter")
+        tmux.wait_for(lambda: "try again" in tmux.screen(), "the refusal")
         tmux.keys("Enter")
         tmux.wait_for_vi()
         tmux.keys(":wq", "Enter")

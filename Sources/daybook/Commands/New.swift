@@ -73,13 +73,16 @@ struct New: ParsableCommand {
         let strokes = try ink.map { try Ink.importing($0, global: global) }
         // Whether a prompt was answered (not only Enter): then the answers are the entry, kept
         // even when the body is left as the template has it (issue 43).
-        var answered = false
+        // The last text typed for a field is the one taken (a refused one is asked again), so
+        // Enter after a refused answer leaves that field unanswered.
+        var typedLast: [String: Bool] = [:]
         let ask: TemplateFill.Ask = { field, rejection in
             let typed = FieldPrompt.ask(field, rejection: rejection)
-            if let typed, !typed.trimmingCharacters(in: .whitespaces).isEmpty { answered = true }
+            typedLast[field.name] = !(typed ?? "").trimmingCharacters(in: .whitespaces).isEmpty
             return typed
         }
         let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? ask : nil)
+        let answered = typedLast.values.contains(true)
 
         // The body, from the first source that applies.
         // A voice note's words are its audio (and transcript): no editor unless asked for.
