@@ -61,9 +61,9 @@ final class ExportCommandTests: CLITestCase {
         try codedDiary()
         _ = try newEntry("Say \"hi\", twice", "-m", "x", "--date", "2026-11-21 13:00", "--set", "note=two\nlines")
         let out = try ok("export", "csv").out
-        XCTAssertTrue(out.hasPrefix("id,date,title,tags,mood,words,codes,energy,note\r\n"), out)
-        XCTAssertTrue(out.contains(",Night shift,fieldwork,,11,trust;frustration;relief,7,\r\n"), out)
-        XCTAssertTrue(out.contains(",\"Say \"\"hi\"\", twice\",,,1,,,\"two\nlines\"\r\n"), out)
+        XCTAssertTrue(out.hasPrefix("id,date,title,tags,mood,mood_scale,words,codes,energy,note\r\n"), out)
+        XCTAssertTrue(out.contains(",Night shift,fieldwork,,,11,trust;frustration;relief,7,\r\n"), out)
+        XCTAssertTrue(out.contains(",\"Say \"\"hi\"\", twice\",,,,1,,,\"two\nlines\"\r\n"), out)
     }
 
     func testCSVCodingsGivesOneRowPerCodingWithCategory() throws {

@@ -210,7 +210,7 @@ final class TemplateCommandTests: CLITestCase {
         try initDiary()
         let r = try runInTerminal(["new", "Next", "--template", "planning", "--no-edit"], typed: "\n2026-12-01\n")
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.err.contains("What does this plan cover (day / week / month / project) [week]: "), r.err)
+        XCTAssertTrue(r.err.contains("What does this plan cover (1 day / 2 week / 3 month / 4 project) [week]: "), r.err)
         let text = try read(diary.appendingPathComponent("entries/2026/11/2026-11-21-1200-next.md"))
         XCTAssertTrue(text.contains("horizon: week\nreview: 2026-12-01\n"), text)  // a date field is a YAML date
     }

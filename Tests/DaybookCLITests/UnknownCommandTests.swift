@@ -4,7 +4,7 @@ import XCTest
 final class UnknownCommandTests: CLITestCase {
     func testAMistypedCommandGetsTheClosestNames() throws {
         let cases: [([String], String)] = [
-            (["stast"], "daybook: error: `stast` is not a `daybook` command; did you mean `stats`? (see `daybook --help`)"),
+            (["stast"], "daybook: error: `stast` is not a `daybook` command; did you mean `star` or `stats`? (see `daybook --help`)"),
             (["sow", "last"], "daybook: error: `sow` is not a `daybook` command; did you mean `show`?"),
             (["code", "ad", "x"], "daybook: error: `ad` is not a `daybook code` command; did you mean `add`?"),
             (["--diary", diary.path, "exprot", "html"], "`exprot` is not a `daybook` command; did you mean `export`?"),

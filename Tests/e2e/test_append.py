@@ -17,24 +17,33 @@ def diff_of_last_commit(diary):
     return diary.git("show", "--format=", "--unified=0", "HEAD")
 
 
-def test_append_makes_todays_entry_from_the_daily_template_then_appends_to_it(diary):
+def test_append_on_a_day_with_no_entry_makes_a_plain_one_titled_by_the_day_then_appends_to_it(diary):
     r = diary.ok("append", "-m", "Ward 3 was quiet.")
     [entry] = diary.entries()
     assert r.out.strip().endswith(entry.name)
     text = entry.read_text()
-    assert "template: daily" in text and "tags: [daily]" in text and "## Tomorrow" in text
-    assert text.endswith("## Tomorrow\n\n**12:00** Ward 3 was quiet.\n")
-    assert diary.git("log", "-1", "--format=%s").startswith("append: ")
+    # Issue 43: not the daily template's headings with the note under "## Tomorrow" and the title
+    # "What I did", nor its fields at defaults nobody gave: the day's title and the note.
+    assert text == ("---\ntitle: Saturday, 21 November 2026\ndate: 2026-11-21T12:00:00+01:00\n---\n"
+                    "**12:00** Ward 3 was quiet.\n"), text
+    assert diary.git("log", "-1", "--format=%s").strip() == "append: Saturday, 21 November 2026"
     commits = diary.commits()
 
     diary.ok("append", "-m", "- bought a badge reader", env={"DAYBOOK_NOW": LATER})
-    assert diary.entries() == [entry]  # the same entry: today's, found by its template
+    assert diary.entries() == [entry]  # the same entry: today's, found by its title
     assert entry.read_text() == text + "\n**15:01** - bought a badge reader\n"
     assert diary.commits() == commits + 1
     # The commit adds the two lines at the end and touches no other byte.
     diff = diff_of_last_commit(diary)
     assert [l for l in diff.splitlines() if l[:1] in "+-" and not l.startswith(("+++", "---"))] == \
         ["+", "+**15:01** - bought a badge reader"]
+
+
+def test_a_daily_entry_of_today_is_appended_to_at_its_end(diary):
+    diary.ok("new", "--template", "daily", "--no-edit", "Morning")
+    diary.ok("append", "-m", "Log line.")
+    [entry] = diary.entries()
+    assert entry.read_text().endswith("## Tomorrow\n\n**12:00** Log line.\n")
 
 
 def test_an_entry_of_today_not_made_from_daily_is_not_todays_entry(diary):
@@ -138,20 +147,50 @@ def test_a_broken_entry_is_refused_with_its_file_and_line(diary):
     assert diary.git("log", "-1", "--format=%s").strip() == "edit outside daybook: 1 entry"
 
 
-def test_without_a_daily_template_nothing_is_made_up(diary, tmp_path):
-    # A binary copied without its resource bundle has no built-in templates.
+def test_without_templates_a_plain_entry_is_made(diary, tmp_path):
+    # A binary copied without its resource bundle has no built-in templates: a plain entry needs none.
     bare = tmp_path / "bare"
     bare.mkdir()
     shutil.copy(daybook_binary(), bare / "daybook")
     diary.bin = str(bare / "daybook")
-    r = diary.run("append", "-m", "x")
-    assert r.rc == 2, r
-    assert "no `daily` template" in r.err and "templates/daily.md" in r.err
-    assert diary.entries() == []
-    # The diary's own daily template is enough.
-    (diary.path / "templates").mkdir(exist_ok=True)
-    (diary.path / "templates/daily.md").write_text("---\ntemplate: daily\n---\n# Log\n")
     diary.ok("append", "-m", "x")
     [entry] = diary.entries()
-    assert entry.read_text().endswith("---\n# Log\n\n**12:00** x\n")
-    assert os.path.exists(diary.path / "templates/daily.md")
+    assert entry.read_text().endswith("title: Saturday, 21 November 2026\ndate: 2026-11-21T12:00:00+01:00\n---\n**12:00** x\n")
+
+
+DAILY_WITH_NOTES = """---
+template: daily
+append_under: What I did
+fields:
+  hours: {type: number, min: 0, max: 24, default: 0}
+---
+# Day
+
+## What I did
+<!-- the notes go here -->
+
+## Tomorrow
+"""
+
+
+def test_a_daily_template_names_the_heading_notes_go_under(diary):
+    (diary.path / "templates").mkdir(exist_ok=True)
+    (diary.path / "templates/daily.md").write_text(DAILY_WITH_NOTES)
+    diary.ok("append", "-m", "Ward 3 was quiet.")
+    [entry] = diary.entries()
+    text = entry.read_text()
+    assert "title: Saturday, 21 November 2026" in text and "template: daily" in text
+    assert text.endswith("## What I did\n<!-- the notes go here -->\n\n**12:00** Ward 3 was quiet.\n\n## Tomorrow\n"), text
+    diary.ok("append", "-m", "Second.", env={"DAYBOOK_NOW": LATER})
+    assert diary.entries() == [entry]
+    assert entry.read_text().endswith(
+        "**12:00** Ward 3 was quiet.\n\n**15:01** Second.\n\n## Tomorrow\n"), entry.read_text()
+
+
+def test_append_under_must_name_a_heading_of_the_template(diary):
+    (diary.path / "templates").mkdir(exist_ok=True)
+    (diary.path / "templates/daily.md").write_text(DAILY_WITH_NOTES.replace("append_under: What I did", "append_under: Notes"))
+    r = diary.run("append", "-m", "x")
+    assert r.rc == 2, r
+    assert "templates/daily.md:3" in r.err and "append_under" in r.err and "## Notes" in r.err
+    assert diary.entries() == []

@@ -38,10 +38,13 @@ def test_a_bad_rule_is_an_error_with_its_line(diary):
     scheduled(diary, "  daily: weekdays\n  planning: {nth: sixth monday}\n")
     lines = (diary.path / "daybook.yml").read_text().splitlines()
     line = next(i + 1 for i, l in enumerate(lines) if "sixth" in l)
-    for command in (["due"], ["ls"]):
-        r = diary.run(*command)
-        assert r.rc == 2, r
-        assert f"daybook.yml:{line}:" in r.err and "nth must be" in r.err, r.err
+    r = diary.run("due")
+    assert r.rc == 2, r
+    assert f"daybook.yml:{line}:" in r.err and "nth must be" in r.err, r.err
+    # Issue 43: a command that does not need the schedule warns with the same line and goes on.
+    r = diary.run("ls")
+    assert r.rc == 1, r  # nothing to list, not an error
+    assert f"daybook.yml:{line}:" in r.err and "warning" in r.err and "nth must be" in r.err, r.err
 
 
 def test_a_schedule_for_a_template_that_does_not_exist_is_named(diary):

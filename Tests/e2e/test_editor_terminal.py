@@ -331,3 +331,92 @@ def test_a_broken_edit_answered_no_names_the_entry_not_last(diary, tmp_path):
     assert b"daybook edit 2026-11-21-1200-target`" in s.output, s.output
     assert b"daybook edit last" not in s.output
     assert "my words" in (diary.path / "entries/2026/11/2026-11-21-1200-target.md").read_text()
+
+
+def test_reopen_question_asks_again_on_an_answer_that_is_neither(diary, tmp_path):
+    """Issue 43: "[Y/n]" took anything but y as no; now only n/no is no and anything else asks again."""
+    diary.ok("new", "Target", "-m", "my words")
+    breaker = tmp_path / "breaker"
+    breaker.write_text("#!/bin/sh\nsed -i 's/^date: .*/date: [broken/' \"$1\"\n")
+    breaker.chmod(0o755)
+    s = Session(diary, "edit", "last", env={"EDITOR": str(breaker)})
+    s.read_until(rb"Reopen the editor to fix it\? \[Y/n\] ")
+    s.type(b"nope\r")
+    s.read_until(rb"Please answer y or n.\r\nReopen the editor to fix it\? \[Y/n\] ")
+    s.type(b"N\r")
+    assert s.wait() == 2, s.output
+    assert s.output.count(b"Reopen the editor") == 2
+
+
+@needs_tmux_and_vi[0]
+@needs_tmux_and_vi[1]
+@pytest.mark.parametrize("template,answered", [("emotion", True), ("emotion", False), ("ratings", True)])
+def test_answers_given_at_the_prompts_are_kept_with_the_body_untouched(diary, tmp_path, template, answered):
+    """Issue 43: in experience sampling the ratings are the entry. Answered at the prompts (a choice by
+    the start of its name, another by its number), the body left as the template has it (`:wq` in vi):
+    saved. No answer and no text: dropped, as before. A template of fields only saves its answers."""
+    (diary.path / "templates").mkdir(exist_ok=True)
+    (diary.path / "templates/ratings.md").write_text(
+        "---\ntemplate: ratings\nfields:\n  stress: {type: scale, min: 1, max: 7}\n"
+        "  place: {type: choice, options: [home, ward, bus]}\n---\n")
+    done = tmp_path / "done"
+    command = f"cd {diary.path.parent} && {diary.bin} new --template {template} Sample; echo $? > {done}; sleep 60"
+    tmux = Tmux(tmp_path, vi_environment(diary, tmp_path), "sh", "-c", command)
+    try:
+        if template == "emotion":
+            tmux.wait_for(lambda: "Mood right now" in tmux.screen(), "the mood prompt")
+            tmux.keys("7" if answered else "4", "Enter")
+            tmux.wait_for(lambda: "General feeling (1 enjoyment / 2 sadness" in tmux.screen(), "the feeling prompt, numbered")
+            tmux.keys("enj" if answered else "", "Enter")
+            tmux.wait_for(lambda: "precise emotion" in tmux.screen(), "the emotion prompt")
+            tmux.keys("Enter")
+            tmux.wait_for(lambda: "minutes" in tmux.screen(), "the minutes prompt")
+            tmux.keys("Enter")
+        else:
+            tmux.wait_for(lambda: "stress" in tmux.screen(), "the stress prompt")
+            tmux.keys("5", "Enter")
+            tmux.wait_for(lambda: "place" in tmux.screen(), "the place prompt")
+            tmux.keys("2", "Enter")
+        tmux.wait_for_vi()
+        tmux.keys(":wq", "Enter")
+        tmux.wait_for(done.exists, "daybook to end")
+        time.sleep(0.1)
+        status = done.read_text().strip()
+    finally:
+        tmux.kill()
+    # The mood is required, so "4" is an answer too: only Enter everywhere and no text is dropped.
+    assert status == "0"
+    [entry] = diary.entries()
+    text = entry.read_text()
+    if template == "emotion":
+        assert ("mood: 7" if answered else "mood: 4") in text
+        assert ("feeling: enjoyment" in text) == answered
+        assert text.rstrip().endswith("---\n## What happened?")
+    else:
+        assert "stress: 5" in text and "place: ward" in text
+
+
+@needs_tmux_and_vi[0]
+@needs_tmux_and_vi[1]
+def test_no_answer_and_no_text_is_dropped(diary, tmp_path):
+    (diary.path / "templates").mkdir(exist_ok=True)
+    (diary.path / "templates/note.md").write_text(
+        "---\ntemplate: note\nfields:\n  place: {type: choice, options: [home, ward]}\n---\n## Notes\n")
+    done = tmp_path / "done"
+    command = f"cd {diary.path.parent} && {diary.bin} new --template note Sample; echo $? > {done}; sleep 60"
+    tmux = Tmux(tmp_path, vi_environment(diary, tmp_path), "sh", "-c", command)
+    try:
+        tmux.wait_for(lambda: "place" in tmux.screen(), "the place prompt")
+        # A refused answer, then Enter: the field is left out, so nothing was answered.
+        tmux.keys("x", "Enter")
+        tmux.wait_for(lambda: "try again" in tmux.screen(), "the refusal")
+        tmux.keys("Enter")
+        tmux.wait_for_vi()
+        tmux.keys(":wq", "Enter")
+        tmux.wait_for(done.exists, "daybook to end")
+        time.sleep(0.1)
+        assert done.read_text().strip() == "1", tmux.screen()
+        assert "left untouched" in tmux.screen()
+    finally:
+        tmux.kill()
+    assert diary.entries() == []

@@ -181,10 +181,11 @@ def test_the_written_entries_are_there(tour):
     evening = by_title["Evening"]
     assert evening["template"] == "emotion" and evening["mood"] == 7 and evening["fields"]["feeling"] == "enjoyment"
     assert evening["has_ink"]
-    # Two entries of the day come from the daily template: the one `append` made, and the Morning page.
-    (daily,) = [e for e in entries(tour, "--on", "2026-11-21", "--where", "template=daily") if e["title"] != "Morning page"]
-    assert (tour["diary"] / daily["path"]).read_text().endswith("\n\n**12:00** The login worked after lunch.\n"), \
-        "`append` made today's entry from the daily template and added the line at its end"
+    # `append` found no entry of today from the daily template, so it made a plain one titled by the day.
+    (daily,) = entries(tour, "--on", "2026-11-21", "--where", "title=Saturday, 21 November 2026")
+    assert daily["template"] is None
+    assert (tour["diary"] / daily["path"]).read_text().endswith("---\n**12:00** The login worked after lunch.\n"), \
+        "`append` made today's entry, plain and titled by the day, with the line as its body"
     late = entries(tour, "--on", "2026-11-20", "--where", "title=Late note")
     assert len(late) == 1 and late[0]["date"] == "2026-11-20T18:30:00+01:00"
     assert EDITOR_LINE in (tour["diary"] / late[0]["path"]).read_text(), "the editor wrote the body"

@@ -16,6 +16,7 @@ FAKES = {
     "systemctl": """#!/bin/sh
 printf '%s|' "$@" >> "$FAKE_LOG/systemctl"; echo >> "$FAKE_LOG/systemctl"
 if [ -e "$FAKE_LOG/no-manager" ]; then echo "Failed to connect to bus: No medium found" >&2; exit 1; fi
+if [ "$2" = is-active ]; then if [ -e "$FAKE_LOG/inactive" ]; then echo inactive; exit 3; fi; echo active; fi
 exit 0
 """,
     "crontab": """#!/bin/sh
@@ -129,7 +130,14 @@ def test_install_writes_a_timer_and_service_and_enables_them(odd_diary):
     assert ls.rc == 0 and name in ls.out and "07:05" in ls.out and "systemd" in ls.out and str(odd_diary.path) in ls.out, ls
     assert r.run("remind").out == ls.out, "`remind` alone is `remind ls`"
     assert r.run("remind", "ls", "--json").json() == [
-        {"name": name, "diary": str(odd_diary.path), "at": "07:05", "via": "systemd", "mail": None}]
+        {"name": name, "diary": str(odd_diary.path), "at": "07:05", "via": "systemd", "mail": None, "log": False,
+         "can_fire": True, "problem": None}]
+    assert "can fire" in ls.out
+    # A timer that is not active cannot fire, and ls says so with what to run.
+    (r.log / "inactive").touch()
+    ls = r.run("remind", "ls")
+    assert f"cannot fire: the timer is not active (inactive): systemctl --user enable --now {name}.timer" in ls.out, ls
+    (r.log / "inactive").unlink()
 
     # Installing again replaces it (one reminder a diary).
     assert r.run("remind", "install", "--at", "21:00").rc == 0
@@ -214,15 +222,83 @@ def test_mail_instead_of_a_notification(odd_diary):
     assert r.run("remind", "install", "--mail", "-oX").rc == 2
 
 
-def test_without_a_user_manager_it_says_what_to_run(diary):
-    r = Remind(diary, ["systemctl"])
+def test_without_a_user_manager_and_without_cron_nothing_is_installed_and_it_says_what_to_do(diary):
+    """Issue 43: units that no user manager reads would never run; `install` used to write them, warn and exit 0."""
+    r = Remind(diary, ["systemctl", "notify-send"])
     (r.log / "no-manager").touch()
     res = r.run("remind", "install")
+    assert res.rc == 1, res
+    assert "No medium found" in res.err and "no reminder installed" in res.err and "loginctl enable-linger" in res.err, res
+    assert r.unit_files() == []
+    assert r.run("remind", "ls").out == ""
+
+
+def test_without_a_user_manager_cron_is_used(diary):
+    r = Remind(diary, ["systemctl", "crontab", "notify-send", "id"])
+    (r.log / "no-manager").touch()
+    res = r.run("remind", "install", "--at", "20:00")
     assert res.rc == 0, res
-    (timer,) = [f for f in r.unit_files() if f.endswith(".timer")]
-    assert f"systemctl --user daemon-reload && systemctl --user enable --now {timer}" in res.err, res
-    assert "No medium found" in res.err
-    assert r.calls("systemctl") == [["--user", "daemon-reload"]]
+    assert "no systemd user manager answered" in res.err and "installed a crontab line" in res.err, res
+    assert r.unit_files() == []
+    assert "\n0 20 * * * /bin/sh -c " in (r.log / "crontab").read_text()
+    ls = r.run("remind", "ls")
+    assert "20:00  cron  notify" in ls.out and "can fire" in ls.out, ls
+
+
+def scheduled_overdue(diary):
+    with open(diary.path / "daybook.yml", "a") as f:
+        f.write("schedule:\n  daily: {every: day, from: 2026-11-20}\n")
+
+
+def test_a_notification_that_fails_fails_the_job_and_remind_test_says_so(diary):
+    scheduled_overdue(diary)
+    r = Remind(diary, ["crontab", "notify-send", "id"])
+    assert r.run("remind", "install").rc == 0
+    res = r.run("remind", "test")
+    assert res.rc == 0 and "something is overdue, and it told you" in res.err, res
+    assert "overdue since 2026-11-20" in (r.log / "notify-send").read_text()
+    # notify-send fails (no session bus, say): the job fails, saying why.
+    (r.bin / "notify-send").write_text("#!/bin/sh\necho 'Cannot autolaunch D-Bus without X11 $DISPLAY' >&2\nexit 1\n")
+    res = r.run("remind", "test")
+    assert res.rc == 2 and "telling failed" in res.err and "could not tell (notify-send failed)" in res.err, res
+    # Nothing overdue: it ran and told nothing.
+    diary.ok("new", "--template", "daily", "--no-edit", "--date", "2026-11-20 21:00", "Late", "-m", "x")
+    diary.ok("new", "--template", "daily", "--no-edit", "--date", "2026-11-21 09:00", "Today", "-m", "x")
+    res = r.run("remind", "test")
+    assert res.rc == 0 and "nothing is overdue" in res.err, res
+
+
+def test_without_notify_send_the_reminder_tells_by_the_next_command(diary):
+    scheduled_overdue(diary)
+    r = Remind(diary, ["crontab", "id"])
+    res = r.run("remind", "install", "--at", "20:00")
+    assert res.rc == 0, res
+    assert "notify-send is not installed" in res.err and "reminders.log" in res.err, res
+    assert "(daybook remind, log)" in (r.log / "crontab").read_text()
+    assert r.run("remind", "ls", "--json").json()[0]["log"] is True
+    # The line cron runs, run for real with the real binary.
+    res = r.run("remind", "test")
+    assert res.rc == 0 and "it told you" in res.err, res
+    log = diary.path / ".daybook" / "reminders.log"
+    assert "a reminder fired at 2026-11-21 12:00: daily" in log.read_text() and "overdue since 2026-11-20" in log.read_text()
+    # The next daybook command says it, once.
+    shown = diary.run("ls")  # exit 1: no entries
+    assert "daybook: a reminder fired at 2026-11-21 12:00: daily  overdue since 2026-11-20" in shown.err, shown
+    assert not log.exists()
+    assert "reminder fired" not in diary.run("ls").err
+
+
+def test_mail_without_a_mailer_is_refused_at_install(diary):
+    r = Remind(diary, ["crontab", "id"])
+    res = r.run("remind", "install", "--mail", "me@example.org")
+    assert res.rc == 1 and "neither mail nor sendmail" in res.err, res
+    assert not (r.log / "crontab").exists()
+
+
+def test_remind_test_without_a_reminder(diary):
+    r = Remind(diary, ["crontab"])
+    res = r.run("remind", "test")
+    assert res.rc == 1 and "no reminder is installed" in res.err, res
 
 
 def test_cron_where_there_is_no_systemd_keeps_every_other_line(odd_diary):

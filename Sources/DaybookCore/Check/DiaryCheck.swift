@@ -24,6 +24,8 @@ public enum DiaryChecks {
     /// Runs every check: entry problems first, then the others in order.
     public static func run(_ diary: Diary, fix: Bool) throws -> (problems: [Diagnostic], fixed: [String]) {
         var (problems, entries) = entryProblems(diary)
+        // Other commands only warn of a schedule that cannot be read; for check it is a problem.
+        if let e = diary.config.scheduleProblem { problems.insert(Diagnostic(e, severity: .error), at: 0) }
         var fixed: [String] = []
         for check in all {
             if fix { fixed += try check.fix(in: diary, entries: entries) }

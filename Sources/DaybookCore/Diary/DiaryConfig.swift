@@ -63,6 +63,19 @@ public struct DiaryConfig: Equatable, Sendable {
     public var lspCommitOnSave = true
     /// `schedule:`: which template is owed when (`daybook due`).
     public var schedule: [ScheduleRule] = []
+    /// Why `schedule:` could not be read (then `schedule` is empty). A command that needs the
+    /// schedule fails with it (`requireSchedule`); any other warns and carries on, so a typo
+    /// there never stops `new` or `append` (issue 43).
+    public var scheduleProblem: DaybookError?
+    /// `transcribe:`: a command that prints the text of an audio file given as its last argument
+    /// (whisper.cpp's CLI, pocketsphinx, …), run by /bin/sh; voice notes' bodies come from it.
+    public var transcribe: String?
+
+    /// The schedule, or the problem that kept it from being read.
+    public func requireSchedule() throws -> [ScheduleRule] {
+        if let scheduleProblem { throw scheduleProblem }
+        return schedule
+    }
     /// `id:`: the diary's random id (32 hexadecimal digits), made at `init`; an encrypted
     /// remote's manifests name it, so one diary's pushes are never taken for another's.
     public var id: String?
@@ -71,7 +84,7 @@ public struct DiaryConfig: Equatable, Sendable {
         self.timeZone = timeZone
     }
 
-    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule", "id"]
+    static let knownKeys = ["name", "timezone", "week_start", "mood", "streak", "coder", "codebook", "lsp", "schedule", "id", "transcribe"]
 
     /// A diary id: 32 lowercase hexadecimal digits.
     public static func isDiaryID(_ s: String) -> Bool {
@@ -146,7 +159,12 @@ public struct DiaryConfig: Equatable, Sendable {
                     config.lspCommitOnSave = b
                 }
             case "schedule":
-                config.schedule = try Schedule.parse(value, path: path)
+                do { config.schedule = try Schedule.parse(value, path: path) } catch let e as DaybookError { config.scheduleProblem = e }
+            case "transcribe":
+                guard let command = value.string, !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw fail(value, "`transcribe` is a command that prints the text of the audio file it is given, e.g. `whisper-cli -nt -m ~/models/ggml-base.en.bin -f`")
+                }
+                config.transcribe = command
             case "id":
                 guard let id = value.string, DiaryConfig.isDiaryID(id) else {
                     throw fail(value, "`id` must be 32 hexadecimal digits (made by `daybook init`; do not edit)")

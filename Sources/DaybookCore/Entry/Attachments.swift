@@ -65,8 +65,17 @@ public enum Attachments {
         return (isImage ? "!" : "") + "[\(label)](\(target))"
     }
 
-    /// The body with links to `names` added at its end, on lines of their own.
-    public static func appendLinks(_ names: [String], id: String, to body: String) -> String {
+    /// What goes with an attachment's link: words after it on its line (an audio file's
+    /// duration), and lines under it (its transcript), set off by a blank line.
+    public struct Note: Sendable {
+        public var suffix: String?
+        public var lines: [String]
+        public init(suffix: String? = nil, lines: [String] = []) { self.suffix = suffix; self.lines = lines }
+    }
+
+    /// The body with links to `names` added at its end, on lines of their own; `notes` by the
+    /// index of the name.
+    public static func appendLinks(_ names: [String], id: String, to body: String, notes: [Int: Note] = [:]) -> String {
         guard !names.isEmpty else { return body }
         var b = body
         let ending = b.contains("\r\n") ? "\r\n" : "\n"
@@ -74,7 +83,13 @@ public enum Attachments {
         let lastLine = b.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         let lastIsLink = lastLine.hasPrefix("[") || lastLine.hasPrefix("![")
         if !b.isEmpty && !b.hasSuffix(ending + ending) && !lastIsLink { b += ending }
-        for name in names { b += link(name: name, id: id) + ending }
+        for (i, name) in names.enumerated() {
+            b += link(name: name, id: id) + (notes[i]?.suffix ?? "") + ending
+            if let lines = notes[i]?.lines, !lines.isEmpty {
+                b += ending + lines.joined(separator: ending) + ending
+                if i + 1 < names.count { b += ending }
+            }
+        }
         return b
     }
 }

@@ -8,8 +8,11 @@ public enum EntryWriter {
         let rel = Diary.entryPath(id: id, day: draft.date.day)
         var draft = draft
         if !attachments.isEmpty {
+            // Audio is transcribed before anything is written (see Change.attach).
+            let transcripts = try VoiceNote.transcripts(of: attachments, in: change.diary)
             let names = try Attachments.copy(attachments, entryPath: rel, in: change)
-            draft.body = Attachments.appendLinks(names, id: id, to: draft.body)
+            let notes = VoiceNote.notes(names: names, files: attachments, transcripts: transcripts)
+            draft.body = Attachments.appendLinks(names, id: id, to: draft.body, notes: notes)
         }
         try change.write(try draft.text(), to: rel)
         return rel
@@ -18,10 +21,13 @@ public enum EntryWriter {
 
 extension EntryWriter {
     /// Saves a new entry as `new` does, in one commit (`new: TITLE`), with its attachments and
-    /// strokes; returns its relative path.
+    /// strokes; returns its relative path. An empty body saves nothing, unless `answered`: the
+    /// answers given at a template's prompts, or a one-line entry's title, are the entry then
+    /// (issue 43: in experience sampling the ratings are the entry).
     @discardableResult
-    public static func commitNew(_ draft: EntryDraft, in diary: Diary, attachments: [URL] = [], strokes: StrokeFile? = nil) throws -> String {
-        guard !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    public static func commitNew(_ draft: EntryDraft, in diary: Diary, attachments: [URL] = [], strokes: StrokeFile? = nil,
+                                 answered: Bool = false) throws -> String {
+        guard answered || !draft.body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw DaybookError.nothing("daybook: the body is empty; nothing saved")
         }
         let change = try Change(diary)

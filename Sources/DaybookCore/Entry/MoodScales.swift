@@ -21,6 +21,15 @@ public struct MoodScales: Sendable {
         entry.template.flatMap(ofTemplate) ?? diary
     }
 
+    /// `entry`'s mood as every face prints it, on its own scale: `mood 7/10` for an emotion
+    /// entry, `mood 4/5` on the diary's default scale; nil without a mood.
+    public func label(of entry: Entry) -> String? {
+        entry.mood.map { "mood \($0)/\(scale(of: entry).upperBound)" }
+    }
+
+    /// A scale as written in CSV and JSON: `1-10`.
+    public static func text(_ scale: ClosedRange<Int>) -> String { "\(scale.lowerBound)-\(scale.upperBound)" }
+
     /// `entry`'s mood on the diary's scale, for averages; nil without a mood.
     public func onDiaryScale(_ entry: Entry) -> Double? {
         guard let m = entry.mood else { return nil }

@@ -7,7 +7,8 @@ public struct CSVExport: ExportFormat {
     public static let destination = ExportDestinationKind.stream
     public init() {}
 
-    public static let entryColumns = ["id", "date", "title", "tags", "mood", "words", "codes"]
+    /// `mood_scale` is the scale the row's mood is on (`1-10` for an emotion entry), as `mood 7/10` says it.
+    public static let entryColumns = ["id", "date", "title", "tags", "mood", "mood_scale", "words", "codes"]
     public static let codingColumns = ["entry", "date", "title", "code", "category", "quote", "memo", "coder"]
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
@@ -18,9 +19,10 @@ public struct CSVExport: ExportFormat {
         var seen = Set(CSVExport.entryColumns)
         for e in entries { for (k, _) in e.fields where seen.insert(k).inserted { fieldKeys.append(k) } }
         try out.write(CSVExport.row(CSVExport.entryColumns + fieldKeys))
+        let moodScales = context.diary.moodScales
         for (i, e) in entries.enumerated() {
             var cells = [e.id, e.date.description, e.title, e.tags.joined(separator: ";"), e.mood.map(String.init) ?? "",
-                         String(e.words), unique(e.codings.map(\.code)).joined(separator: ";")]
+                         e.mood == nil ? "" : MoodScales.text(moodScales.scale(of: e)), String(e.words), unique(e.codings.map(\.code)).joined(separator: ";")]
             cells += fieldKeys.map { key in e.fields.first { $0.0 == key }.map { CSVExport.cell($0.1) } ?? "" }
             try out.write(CSVExport.row(cells))
             context.progress(i + 1, entries.count)

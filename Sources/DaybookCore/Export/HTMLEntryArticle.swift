@@ -10,7 +10,7 @@ struct HTMLEntryArticle {
         var s = "<article class=\"entry\" id=\"entry-\(HTMLText.escape(e.id))\">\n<header>"
         s += "<h1><a href=\"\(links.entry(e))\">\(HTMLText.escape(e.title.isEmpty ? e.id : e.title))</a></h1>\n<p class=\"meta\">"
         s += "<time datetime=\"\(e.date)\">\(HTMLEntryArticle.readableDate(e.date))</time>"
-        if let m = e.mood { s += " · mood \(m)/\(diary.moodScales.scale(of: e).upperBound)" }
+        if let m = diary.moodScales.label(of: e) { s += " · " + m }
         if let t = e.template { s += " · " + HTMLText.escape(t) }
         for t in e.tags { s += " <a class=\"tag\" href=\"\(links.tag(t))\">#\(HTMLText.escape(t))</a>" }
         s += "</p>\n"

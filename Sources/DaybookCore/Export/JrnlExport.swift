@@ -28,7 +28,7 @@ public struct JrnlExport: ExportFormat {
     /// One entry as jrnl writes it in its journal file.
     static func text(of e: Entry) -> String {
         var head = "[" + timestamp(e.date) + "] " + (e.title.isEmpty ? e.id : e.title)
-        if e.fields.contains(where: { $0.0 == "starred" && $0.1 == .bool(true) }) { head += " *" }
+        if e.isStarred { head += " *" }
         var lines = EntryText.splitLines(e.body).map { line in line.hasPrefix("[") ? "\\" + line : line }
         while let last = lines.last, last.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { lines.removeLast() }
         var body = lines.joined()

@@ -10,12 +10,14 @@ public struct MarkdownExport: ExportFormat {
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
         try out.write("# " + context.diaryName + "\n")
+        let moodScales = context.diary.moodScales
         try context.forEachWithBody(entries) { e in
             let time = String(format: "%02d:%02d", e.date.hour, e.date.minute)
             try out.write("\n## \(e.date.day) \(time) · \(e.title.isEmpty ? e.id : e.title)\n\n")
             var meta: [String] = []
             if !e.tags.isEmpty { meta.append(e.tags.map { "#" + $0 }.joined(separator: " ")) }
-            if let m = e.mood { meta.append("mood \(m)/\(context.diary.config.moodMax)") }
+            // On the entry's own scale (issue 43: an emotion entry's 7 said 7/5 here).
+            if let m = moodScales.label(of: e) { meta.append(m) }
             let codes = e.codings.map { c in c.quote.map { "\(c.code) (“\($0)”)" } ?? c.code }
             if !codes.isEmpty { meta.append("codes: " + codes.joined(separator: ", ")) }
             if !meta.isEmpty { try out.write("*" + meta.joined(separator: " · ") + "*\n\n") }

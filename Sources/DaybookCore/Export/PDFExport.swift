@@ -166,7 +166,7 @@ struct PDFEntryBlocks {
         out.append(title)
 
         var meta = StyledText(HTMLEntryArticle.readableDate(e.date), TextStyle(color: RGB.gray))
-        if let m = e.mood { meta.append(" · mood \(m)/\(diary.moodScales.scale(of: e).upperBound)", TextStyle(color: RGB.gray)) }
+        if let m = diary.moodScales.label(of: e) { meta.append(" · " + m, TextStyle(color: RGB.gray)) }
         if let t = e.template { meta.append(" · " + t, TextStyle(color: RGB.gray)) }
         for t in e.tags { meta.append("  #" + t, TextStyle(color: RGB(r: 0.1, g: 0.45, b: 0.3))) }
         var metaBlock = TypesetBlock(.text(meta), font: .small)

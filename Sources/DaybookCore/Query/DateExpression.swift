@@ -25,9 +25,29 @@ public enum DateExpression {
     static let weekdays = ["sunday": 1, "monday": 2, "tuesday": 3, "wednesday": 4, "thursday": 5, "friday": 6, "saturday": 7,
                            "sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7]
 
-    /// The range a WHEN expression names, relative to `clock`.
+    /// The range a WHEN expression names, relative to `clock`. A time of day names its minute
+    /// (its second when seconds are given): `--from "yesterday 5pm"` starts at 17:00.
     public static func range(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> WallRange {
-        let t = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        switch DatePhrase.parse(words(text), clock: clock, mondayFirst: mondayFirst) {
+        case .days(let r): return r
+        case .wallTime(let day, let second, let precise):
+            let lower = day.ordinal * 86400 + second
+            return WallRange(lower: lower, upper: lower + (precise ? 0 : 59))
+        case .instant(let t):
+            let lower = t.wallSeconds - t.second
+            return WallRange(lower: lower, upper: lower + 59)
+        case nil: throw bad(text)
+        }
+    }
+
+    /// The words of a phrase: lowercased, commas dropped ("june 9, 2013").
+    static func words(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+    }
+
+    /// The day or period a phrase without a time of day names: the forms daybook has always read
+    /// (today, this week, 3 days ago, YYYY-MM, an ISO date-time, …); nil for any other text.
+    static func dayOrPeriod(_ t: String, clock: Clock, mondayFirst: Bool) -> WallRange? {
         let today = clock.today
         switch t {
         case "today": return WallRange(days: today, today)
@@ -47,12 +67,6 @@ public enum DateExpression {
         case "last year": return yearRange(today.year - 1)
         default: break
         }
-        if let wd = weekdays[t] {
-            // Its most recent past day, never today.
-            var d = today.adding(days: -1)
-            while d.weekday != wd { d = d.adding(days: -1) }
-            return WallRange(days: d, d)
-        }
         let words = t.split(separator: " ")
         if words.count == 3, words[2] == "ago", let n = Int(words[0]), n >= 0 {
             let unit = words[1].hasSuffix("s") ? String(words[1].dropLast()) : String(words[1])
@@ -62,7 +76,7 @@ public enum DateExpression {
             case "week": d = today.adding(days: -7 * n)
             case "month": d = today.adding(months: -n)
             case "year": d = today.adding(months: -12 * n)
-            default: throw bad(text)
+            default: return nil
             }
             return WallRange(days: d, d)
         }
@@ -80,10 +94,10 @@ public enum DateExpression {
             let lower = dt.wallSeconds
             return WallRange(lower: lower, upper: lower + (hasSeconds ? 0 : 59))
         }
-        throw bad(text)
+        return nil
     }
 
-    /// A moment for `new --date`: a WHEN expression for the day, optionally followed by `HH:MM`.
+    /// A moment for `new --date`: any WHEN, with a time of day or without.
     /// Without a time of day, the entry takes the current time of day on that day.
     public static func moment(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> LocalDateTime {
         try momentNotingClockChange(text, clock: clock, mondayFirst: mondayFirst).time
@@ -93,15 +107,12 @@ public enum DateExpression {
     public static func momentNotingClockChange(_ text: String, clock: Clock, mondayFirst: Bool = true) throws -> (time: LocalDateTime, note: ClockChange?) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let full = LocalDateTime.parseNotingClockChange(trimmed, timeZone: clock.timeZone), trimmed.count > 10 { return full }
-        var parts = trimmed.split(whereSeparator: \.isWhitespace).map(String.init)
-        var secondOfDay = clock.nowLocal.secondOfDay
-        if let last = parts.last, let sod = parseTimeOfDay(last), parts.count > 1 || last.contains(":") {
-            secondOfDay = sod
-            parts.removeLast()
-            if parts.isEmpty { parts = ["today"] }
+        switch DatePhrase.parse(words(text), clock: clock, mondayFirst: mondayFirst) {
+        case .days(let r): return LocalDateTime.resolving(day: r.firstDay, secondOfDay: clock.nowLocal.secondOfDay, timeZone: clock.timeZone)
+        case .wallTime(let day, let second, _): return LocalDateTime.resolving(day: day, secondOfDay: second, timeZone: clock.timeZone)
+        case .instant(let t): return (t, nil)
+        case nil: throw bad(text)
         }
-        let range = try self.range(parts.joined(separator: " "), clock: clock, mondayFirst: mondayFirst)
-        return LocalDateTime.resolving(day: range.firstDay, secondOfDay: secondOfDay, timeZone: clock.timeZone)
     }
 
     /// `HH:MM` or `H:MM`, optionally with `:SS`.
@@ -124,6 +135,6 @@ public enum DateExpression {
     }
 
     static func bad(_ text: String) -> DaybookError {
-        .usage("cannot read the date `\(text)`: use YYYY, YYYY-MM, YYYY-MM-DD, YYYY-MM-DD HH:MM, today, yesterday, a weekday, this/last week|month|year, or N days|weeks|months ago")
+        .usage("cannot read the date `\(text)`: use YYYY, YYYY-MM, YYYY-MM-DD, june 9 2013, 3/7/2014, today, yesterday, tomorrow, now, a weekday, last/next friday, this/last week|month|year, N days|weeks|months ago, N hours|minutes ago, in N days; a day may take a time of day: 17:30, 5pm, noon (yesterday 5pm, last friday at 9am); English only (see FILTERS in daybook(1))")
     }
 }

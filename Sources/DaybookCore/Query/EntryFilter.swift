@@ -14,6 +14,8 @@ public struct EntryFilter: Sendable {
     public var template: String?
     public var hasInk = false
     public var onThisDay = false
+    /// Only favourites (`Entry.isStarred`).
+    public var starred = false
     public var last: Int?
 
     public init() {}
@@ -21,7 +23,7 @@ public struct EntryFilter: Sendable {
     /// Whether no condition is set: every entry passes.
     public var passesEverything: Bool {
         from == nil && to == nil && on == nil && tags.isEmpty && anyTags.isEmpty && notTags.isEmpty && codes.isEmpty && mood == nil
-            && wheres.isEmpty && template == nil && !hasInk && !onThisDay && last == nil
+            && wheres.isEmpty && template == nil && !hasInk && !onThisDay && !starred && last == nil
     }
 
     /// Checks the expressions once, so matching many entries is cheap.
@@ -41,6 +43,7 @@ public struct EntryFilter: Sendable {
         c.codeSets = codes.map { expandCode($0.lowercased()) }
         if let mood { c.mood = try NumberCondition(mood, what: "--mood") }
         c.wheres = try wheres.map(FieldCondition.init)
+        c.starred = starred
         c.template = template
         c.hasInk = hasInk
         if onThisDay { let t = clock.today; c.monthDay = (t.month, t.day) }
@@ -61,6 +64,7 @@ public struct CompiledFilter: Sendable {
     var wheres: [FieldCondition] = []
     var template: String?
     var hasInk = false
+    var starred = false
     var monthDay: (Int, Int)?
     public var last: Int?
 
@@ -82,6 +86,7 @@ public struct CompiledFilter: Sendable {
         for w in wheres where !w.holds(e) { return false }
         if let template, e.template?.lowercased() != template.lowercased() { return false }
         if hasInk && !e.hasInk { return false }
+        if starred && !e.isStarred { return false }
         return true
     }
 
@@ -108,7 +113,7 @@ public struct CompiledFilter: Sendable {
     /// Whether only dates are asked about: then entries are chosen without decoding them.
     var asksOnlyDates: Bool {
         tags.isEmpty && anyTags.isEmpty && notTags.isEmpty && codeSets.isEmpty && mood == nil && wheres.isEmpty
-            && template == nil && !hasInk
+            && template == nil && !hasInk && !starred
     }
 
     /// Whether every entry passes (no condition, no --last).
@@ -129,6 +134,7 @@ public struct CompiledFilter: Sendable {
         if !tags.isEmpty || !anyTags.isEmpty || !notTags.isEmpty { p.insert(.tags) }
         if !codeSets.isEmpty { p.insert(.codings) }
         if template != nil { p.insert(.template) }
+        if starred { p.insert(.fields) }
         if !wheres.isEmpty { p = .all } // a key may name any part (title, tags, template)
         return p
     }

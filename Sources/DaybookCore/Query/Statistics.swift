@@ -43,6 +43,9 @@ public struct Statistics: Sendable {
         public var mood = Mean()
         public var moodThisWeek = Mean()
         public var moodLastWeek = Mean()
+        /// The scale the mood averages are on: the diary's (moods on a template's own scale are
+        /// mapped onto it first, see `MoodScales`).
+        public var moodScale: ClosedRange<Int> = 1...5
         /// Entries per week, oldest week first, starting with the week of `weeksStart`.
         public var weeks: [Int] = []
         public var weeksStart: LocalDay?
@@ -62,7 +65,7 @@ public struct Statistics: Sendable {
                 ("first", first.map { .string($0.description) } ?? .null), ("last", last.map { .string($0.description) } ?? .null),
                 ("last_7_days", .int(last7Days)), ("tags", counts(tags, "tag")), ("codes", counts(codes, "code")),
                 ("mood", .object([("average", Statistics.json(mood.value)), ("this_week", Statistics.json(moodThisWeek.value)),
-                                  ("last_week", Statistics.json(moodLastWeek.value))])),
+                                  ("last_week", Statistics.json(moodLastWeek.value)), ("scale", .string(MoodScales.text(moodScale)))])),
                 ("weeks", .array(weeks.map(JSONValue.int))), ("weeks_start", weeksStart.map { .string($0.description) } ?? .null),
             ]
             if let field { o.append(("field", field.json)) }
@@ -177,6 +180,7 @@ public struct Statistics: Sendable {
     /// `top` tags and codes are kept, most used first.
     public func summary(_ t: Tally, top: Int = 10) -> Summary {
         var s = Summary()
+        s.moodScale = moodScales.diary
         s.entries = t.entries
         s.words = t.words
         s.first = t.first

@@ -10,8 +10,14 @@ public struct Reminder: Sendable {
     public var minute: Int
     /// Mail to this address instead of a desktop notification.
     public var mail: String?
+    /// Tell by the diary's reminder log (`ReminderLog`), which the next daybook command shows,
+    /// where no notifier reaches the user.
+    public var log = false
 
-    public init(diary: String, binary: String, at time: String, mail: String?) throws {
+    /// How the reminder tells: `notify-send`, `mail ADDRESS` or `log`.
+    public var telling: String { log ? "log" : mail.map { "mail \($0)" } ?? "notify-send" }
+
+    public init(diary: String, binary: String, at time: String, mail: String?, log: Bool = false) throws {
         for (what, value) in [("the diary's path", diary), ("daybook's path", binary), ("--mail", mail ?? "")]
         where value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw DaybookError.usage("\(what) holds a control character (a line break?): \(value.debugDescription); a reminder cannot name it")
@@ -19,7 +25,7 @@ public struct Reminder: Sendable {
         if let mail, mail.isEmpty || mail.hasPrefix("-") || mail.contains(where: \.isWhitespace) {
             throw DaybookError.usage("--mail \(mail): not a mail address (no spaces, not starting with -)")
         }
-        (self.diary, self.binary, self.mail) = (diary, binary, mail)
+        (self.diary, self.binary, self.mail, self.log) = (diary, binary, mail, log && mail == nil)
         (hour, minute) = try Reminder.time(time)
     }
 
@@ -51,8 +57,16 @@ public struct Reminder: Sendable {
 
     /// What runs: `daybook --diary DIARY due`; exit 1 (something overdue) notifies or mails what it
     /// printed, exit 0 does nothing, and another status (an error) is the script's own, so systemd
-    /// or cron reports it with what daybook said on stderr.
+    /// or cron reports it with what daybook said on stderr. A notification or mail that fails
+    /// fails the job (exit 3, saying so on stderr), so a reminder that cannot tell is never
+    /// silent. With `log`, `due --remind-log` writes the diary's reminder log itself (no shell tool
+    /// is needed). `remind test` sets DAYBOOK_REMIND_TEST to hear whether it told.
     public var script: String {
+        let told = "[ -z \"$DAYBOOK_REMIND_TEST\" ] || echo told"
+        if log {
+            return "out=$(\(Reminder.shellQuoted(binary)) --diary \(Reminder.shellQuoted(diary)) due --remind-log); status=$?; "
+                + "if [ \"$status\" -eq 1 ]; then \(told); fi; [ \"$status\" -le 1 ]"
+        }
         let due = "out=$(\(Reminder.shellQuoted(binary)) --diary \(Reminder.shellQuoted(diary)) due); status=$?"
         let tell: String
         if let mail {
@@ -64,7 +78,8 @@ public struct Reminder: Sendable {
             tell = "[ -n \"$DBUS_SESSION_BUS_ADDRESS\" ] || export DBUS_SESSION_BUS_ADDRESS=\"unix:path=/run/user/$(id -u)/bus\"; "
                 + "notify-send -a daybook \(Reminder.shellQuoted(Reminder.subject)) \"$out\""
         }
-        return "\(due); if [ \"$status\" -eq 1 ]; then \(tell); fi; [ \"$status\" -le 1 ]"
+        let failed = "echo \(Reminder.shellQuoted("daybook: the reminder could not tell (\(telling) failed)")) >&2; exit 3"
+        return "\(due); if [ \"$status\" -eq 1 ]; then { \(tell); } || { \(failed); }; \(told); fi; [ \"$status\" -le 1 ]"
     }
 
     /// `'text'` for /bin/sh, a quote inside as `'\''`.
@@ -84,9 +99,11 @@ public struct Reminder: Sendable {
     static let written = "# Written by `daybook remind install`; `daybook remind uninstall` removes it."
     static let diaryComment = "# daybook-diary: "
     static let mailComment = "# daybook-mail: "
+    static let logComment = "# daybook-tell: log"
 
     var header: String {
         "\(Reminder.written)\n\(Reminder.diaryComment)\(diary)\n" + (mail.map { "\(Reminder.mailComment)\($0)\n" } ?? "")
+            + (log ? Reminder.logComment + "\n" : "")
             + "[Unit]\nDescription=daybook reminder: what is due in \(diary.replacingOccurrences(of: "%", with: "%%"))\n"
     }
 
@@ -106,7 +123,7 @@ public struct Reminder: Sendable {
     // MARK: cron
 
     /// The comment above the crontab line: the name, how it tells, and the diary.
-    var cronMarker: String { "# \(name) (daybook remind, \(mail.map { "mail \($0)" } ?? "notify-send")): \(diary)" }
+    var cronMarker: String { "# \(name) (daybook remind, \(telling)): \(diary)" }
 
     /// The line: cron hands it to /bin/sh, where `%` would be a line break unless escaped.
     var cronLine: String {
@@ -132,6 +149,41 @@ public struct Reminder: Sendable {
         return (out, removed)
     }
 
+    /// The command the installed reminder runs, as /bin/sh gets it: from a crontab's line (its
+    /// five time fields off, `\%` back to `%`), or from a service unit's `ExecStart=/bin/sh -c "…"`
+    /// (systemd's quoting undone). Nil when it is not daybook's form.
+    public static func command(cronLine line: String) -> String? {
+        let f = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false)
+        guard f.count == 6 else { return nil }
+        return String(f[5]).replacingOccurrences(of: "\\%", with: "%")
+    }
+
+    /// The command of the reminder `name` in a crontab's text (the line after its marker).
+    public static func command(named name: String, crontab: String) -> String? {
+        let lines = crontab.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let i = lines.firstIndex(where: { CronMarker($0)?.name == name }), i + 1 < lines.count else { return nil }
+        return command(cronLine: lines[i + 1])
+    }
+
+    public static func command(serviceUnit text: String) -> String? {
+        let prefix = "ExecStart="
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        var words: [String] = [], word = "", quoted = false, started = false
+        var chars = Array(line.dropFirst(prefix.count))[...]
+        while let c = chars.popFirst() {
+            switch c {
+            case "\"": quoted.toggle(); started = true
+            case "\\" where quoted: if let n = chars.popFirst() { word.append(n) }
+            case "$" where chars.first == "$", "%" where chars.first == "%": word.append(c); chars.removeFirst()
+            case " " where !quoted: if started || !word.isEmpty { words.append(word) }; word = ""; started = false
+            default: word.append(c); started = true
+            }
+        }
+        if started || !word.isEmpty { words.append(word) }
+        guard words.count == 3, words[0] == "/bin/sh", words[1] == "-c" else { return nil }
+        return words[2]
+    }
+
     // MARK: what is installed
 
     public struct Installed: Sendable, Equatable {
@@ -142,10 +194,14 @@ public struct Reminder: Sendable {
         /// `systemd` or `cron`.
         public var via: String
         public var mail: String?
+        public var log = false
+
+        /// `notify-send`, `mail ADDRESS` or `log`.
+        public var telling: String { log ? "log" : mail.map { "mail \($0)" } ?? "notify-send" }
 
         public var json: JSONValue {
             .object([("name", .string(name)), ("diary", .string(diary)), ("at", .string(at)), ("via", .string(via)),
-                     ("mail", mail.map(JSONValue.string) ?? .null)])
+                     ("mail", mail.map(JSONValue.string) ?? .null), ("log", .bool(log))])
         }
     }
 
@@ -158,6 +214,7 @@ public struct Reminder: Sendable {
             for line in text.split(separator: "\n").map(String.init) {
                 if line.hasPrefix(diaryComment) { found.diary = String(line.dropFirst(diaryComment.count)) }
                 if line.hasPrefix(mailComment) { found.mail = String(line.dropFirst(mailComment.count)) }
+                if line == logComment { found.log = true }
                 if line.hasPrefix("OnCalendar=") {
                     let when = String(line.dropFirst("OnCalendar=".count))
                     found.at = when.hasPrefix("*-*-* ") && when.hasSuffix(":00") ? String(when.dropFirst(6).dropLast(3)) : when
@@ -177,14 +234,14 @@ public struct Reminder: Sendable {
                 let f = lines[i + 1].split(separator: " ", maxSplits: 2)
                 if f.count >= 2, let minute = Int(f[0]), let hour = Int(f[1]) { at = String(format: "%02d:%02d", hour, minute) }
             }
-            return Installed(name: m.name, diary: m.diary, at: at, via: "cron", mail: m.mail)
+            return Installed(name: m.name, diary: m.diary, at: at, via: "cron", mail: m.mail, log: m.log)
         }
     }
 }
 
 /// `# daybook-remind-HASH (daybook remind, notify-send|mail ADDRESS): DIARY`
 struct CronMarker {
-    var name: String, mail: String?, diary: String
+    var name: String, mail: String?, diary: String, log: Bool
 
     init?(_ line: String) {
         guard line.hasPrefix("# daybook-remind-"), let open = line.range(of: " (daybook remind, "),
@@ -192,6 +249,7 @@ struct CronMarker {
         name = String(line[line.index(line.startIndex, offsetBy: 2)..<open.lowerBound])
         let how = line[open.upperBound..<close.lowerBound]
         mail = how.hasPrefix("mail ") ? String(how.dropFirst(5)) : nil
+        log = how == "log"
         diary = String(line[close.upperBound...])
     }
 }

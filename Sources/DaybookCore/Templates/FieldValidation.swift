@@ -29,14 +29,13 @@ extension TemplateField {
             guard let i = Int(t) else { throw FieldRejection("`\(t)` is not a whole number on the scale \(hint)") }
             value = .int(i)
         case .choice:
-            guard let o = option(matching: t) else { throw FieldRejection("`\(t)` is not one of \(options.joined(separator: ", "))") }
-            value = .string(o)
+            value = .string(try option(answering: t))
         case .multi:
             var chosen: [JSONValue] = []
             for part in t.split(separator: ",") {
                 let p = part.trimmingCharacters(in: .whitespaces)
                 if p.isEmpty { continue }
-                guard let o = option(matching: p) else { throw FieldRejection("`\(p)` is not one of \(options.joined(separator: ", "))") }
+                let o = try option(answering: p)
                 if !chosen.contains(.string(o)) { chosen.append(.string(o)) }
             }
             if chosen.isEmpty { return nil }
@@ -83,6 +82,19 @@ extension TemplateField {
     /// The option an answer names, compared without case; options are written as declared.
     func option(matching answer: String) -> String? {
         options.first { $0 == answer } ?? options.first { $0.lowercased() == answer.lowercased() }
+    }
+
+    /// The option a typed answer names (at a prompt, in a form, with `--set`): the option itself
+    /// (without case), its number in the list (1 for the first, unless an option is that text),
+    /// or the start of exactly one option's name. A start that several options share is refused,
+    /// naming them; a value read from an entry must be the option itself (`option(matching:)`).
+    func option(answering answer: String) throws -> String {
+        if let o = option(matching: answer) { return o }
+        if let n = Int(answer), n >= 1, n <= options.count { return options[n - 1] }
+        let starts = options.filter { $0.lowercased().hasPrefix(answer.lowercased()) }
+        if starts.count == 1 { return starts[0] }
+        if starts.count > 1 { throw FieldRejection("`\(answer)` could be \(starts.joined(separator: " or ")): type more of it") }
+        throw FieldRejection("`\(answer)` is not one of \(options.joined(separator: ", ")) (nor their numbers 1–\(options.count))")
     }
 
     /// Why `value` (as read from YAML) does not fit this field, or nil when it does.

@@ -15,6 +15,9 @@ public struct Template: Sendable {
     public var description: String?
     public var tags: [String] = []
     public var fields: [TemplateField] = []
+    /// `append_under`: the heading `daybook append` puts its notes under in an entry made from
+    /// this template (the daily one); nil puts them at the end.
+    public var appendUnder: String?
     /// The starting text, Mustache variables not yet rendered.
     public var body: String
     /// The whole file, as `template show` prints it.
@@ -27,7 +30,7 @@ public struct Template: Sendable {
 
     public func field(_ name: String) -> TemplateField? { fields.first { $0.name == name } }
 
-    static let keys = ["template", "description", "tags", "fields"]
+    static let keys = ["template", "description", "tags", "fields", "append_under"]
 
     /// A name that can only be a file in the templates folder: letters, digits, `_` and `-`.
     public static func isValidName(_ name: String) -> Bool {
@@ -57,6 +60,12 @@ public struct Template: Sendable {
                 }
             case "description":
                 template.description = value.string
+            case "append_under":
+                let heading = (value.string ?? "").trimmingCharacters(in: .whitespaces)
+                guard !heading.isEmpty, EntryAppend.section(under: heading, in: EntryText.splitLines(template.body)) != nil else {
+                    throw problem(value, "`append_under` names a heading of the template's body (`## \(heading)` is not there)")
+                }
+                template.appendUnder = heading
             case "tags":
                 let items: [Node]
                 if case let .sequence(seq) = value { items = Array(seq) } else { items = [value] }

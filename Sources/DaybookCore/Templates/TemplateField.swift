@@ -118,8 +118,9 @@ public struct TemplateField: Sendable {
             if let unit { parts.append(unit) }
             return parts.isEmpty ? "a number" : parts.joined(separator: " ")
         case .scale: return "\(Int(min ?? 0))–\(Int(max ?? 0))"
-        case .choice: return options.joined(separator: " / ")
-        case .multi: return "any of " + options.joined(separator: ", ") + "; separate with commas"
+        // Numbered: an option's number, or the start of its name, answers too.
+        case .choice: return options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: " / ")
+        case .multi: return "any of " + options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", ") + "; separate with commas"
         case .date: return "YYYY-MM-DD"
         case .bool: return "yes/no"
         }

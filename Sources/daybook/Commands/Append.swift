@@ -7,8 +7,10 @@ struct Append: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add a paragraph with the time (**14:32** text) at the end of an entry; one commit.",
         discussion: """
-        Without ENTRY, today's entry: the newest entry of today made from the `daily` template, \
-        made from it (fields at their defaults) when there is none. The text comes from -m; else \
+        Without ENTRY, today's entry: the newest entry of today made from the `daily` template (or \
+        made by append); when there is none, a plain entry titled by the day, or, when the daily \
+        template names a heading (append_under:), an entry from it with the notes under that \
+        heading. The text comes from -m; else \
         from stdin when stdin is not a terminal; else from the editor. Empty text appends nothing \
         and exits 1. Only the bytes after the end of the file change.
         """)
@@ -38,6 +40,6 @@ struct Append: ParsableCommand {
             (rel, created) = try EntryAppend.commit(text, to: target, in: diary)
         }
         Terminal.out(diary.displayPath(rel))
-        global.confirm("daybook: \(created ? "made today's entry from the \(EntryAppend.dailyTemplate) template and " : "")appended to \(diary.displayPath(rel))")
+        global.confirm("daybook: \(created ? "made today's entry and " : "")appended to \(diary.displayPath(rel))")
     }
 }

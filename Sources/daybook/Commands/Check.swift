@@ -17,7 +17,7 @@ struct Check: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let diary = try global.openDiary()
+        let diary = try global.openDiary(needsSchedule: true) // reported below as a problem
         let (problems, fixed) = try DiaryChecks.run(diary, fix: fix)
         for f in fixed { Terminal.message("daybook: fixed: \(f)") }
         for p in problems {

@@ -8,7 +8,7 @@ import ArgumentParser
 let commandTable: [(name: String, type: ParsableCommand.Type)] = [
     ("init", Init.self), ("new", New.self), ("append", Append.self), ("edit", Edit.self),
     ("show", Show.self), ("links", Links.self), ("ls", Ls.self), ("rm", Rm.self),
-    ("attach", Attach.self),
+    ("attach", Attach.self), ("star", Star.self), ("unstar", Unstar.self), ("transcribe", Transcribe.self),
     ("tag", TagCommand.self), ("code", CodeCommand.self),
     ("grep", GrepCommand.self), ("stats", Stats.self), ("streak", StreakCommand.self),
     ("due", Due.self), ("fields", Fields.self),

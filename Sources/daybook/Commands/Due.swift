@@ -10,6 +10,8 @@ struct Due: ParsableCommand {
 
     @Option(help: ArgumentHelp("Look back this many days, today included (default 30).", valueName: "n")) var days = 30
     @Flag(help: "A JSON array, one object per scheduled template.") var json = false
+    // The reminder's own flag (remind install --log): what is overdue goes to the diary's reminder log.
+    @Flag(name: .customLong("remind-log"), help: .hidden) var remindLog = false
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -17,8 +19,8 @@ struct Due: ParsableCommand {
     }
 
     func run() throws {
-        let diary = try global.openDiary()
-        let rules = diary.config.schedule
+        let diary = try global.openDiary(needsSchedule: true, showReminders: !remindLog)
+        let rules = try diary.config.requireSchedule()
         let known = Set(TemplateLibrary(folder: diary.templatesFolder).allNames)
         for r in rules where !known.contains(r.template) {
             Terminal.warning(Diagnostic(.warning, "schedule: there is no template `\(r.template)` (daybook template ls lists them)",
@@ -34,13 +36,15 @@ struct Due: ParsableCommand {
             global.confirm("daybook: daybook.yml has no schedule (see man daybook-due)")
         } else {
             let width = owed.map(\.rule.template.count).max() ?? 0
-            for o in owed { Terminal.out(Due.line(o, width: width)) }
+            var lines = owed.map { Due.line($0, width: width) }
             for o in owed {
                 for f in o.follows {
                     let when = String(format: "%@ %02d:%02d", f.by.day.description, f.by.hour, f.by.minute)
-                    Terminal.out("  \(o.rule.template): after \(f.id) \"\(TerminalText.shown(f.title))\", \(f.overdue ? "overdue since" : "due by") \(when)")
+                    lines.append("  \(o.rule.template): after \(f.id) \"\(TerminalText.shown(f.title))\", \(f.overdue ? "overdue since" : "due by") \(when)")
                 }
             }
+            lines.forEach { Terminal.out($0) }
+            if remindLog, owed.contains(where: \.overdue) { try ReminderLog.record(lines.filter { $0.contains("overdue") }, in: diary) }
         }
         if owed.contains(where: \.overdue) { throw ExitCode(1) }
     }

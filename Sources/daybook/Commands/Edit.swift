@@ -45,9 +45,7 @@ struct Edit: ParsableCommand {
             }
             outcome.problems.forEach { Terminal.error($0) }
             if Terminal.stdinIsTerminal && Terminal.stderrIsTerminal {
-                Terminal.writeErr("Reopen the editor to fix it? [Y/n] ")
-                let answer = readLine()?.lowercased() ?? "n"
-                if answer.isEmpty || answer.hasPrefix("y") { continue }
+                if FieldPrompt.yesNo("Reopen the editor to fix it?", default: true) { continue }
             }
             // The id, not what was typed: `last` or `today` would now pass over the broken entry.
             throw DaybookError.input("the entry was kept as the editor left it, not committed; fix it and run `daybook edit \(Entry.id(ofPath: rel))` or `daybook check`",

@@ -17,6 +17,10 @@ struct New: ParsableCommand {
     // As git commit -m: the next word is the text even when it starts with `-` ("- buy milk").
     @Option(name: [.customShort("m"), .long], parsing: .unconditional, help: "The body text (may start with -).")
     var message: String?
+    // A one-line entry as jrnl takes it. Not a bare argument: the words after `new` are its title,
+    // and "Monday: plan. Call Anna." must stay a title there. Not -q: that is --quiet.
+    @Option(name: .customLong("quick"), parsing: .unconditional, help: ArgumentHelp("A one-line entry: [WHEN: ]First sentence, the title. The rest, the body.", valueName: "text"))
+    var quick: String?
     @Option(name: [.customShort("t"), .long], help: "A tag (repeatable).", completion: Completions.tags)
     var tag: [String] = []
     @Option(help: "Mood on the diary's scale.")
@@ -33,6 +37,8 @@ struct New: ParsableCommand {
     var ink: String?
     @Option(help: ArgumentHelp("A file to attach (repeatable).", valueName: "file"))
     var attach: [String] = []
+    @Option(help: ArgumentHelp("A voice note: the audio is attached with its duration, transcribed by daybook.yml's transcribe: command when there is one; no editor.", valueName: "file"))
+    var audio: String?
     @Flag(inversion: .prefixedNo, help: "Open the editor (default: only when no body is given and stdin is a terminal).")
     var edit: Bool?
 
@@ -51,10 +57,13 @@ struct New: ParsableCommand {
         if template == nil, let mood, mood < diary.config.moodMin || mood > diary.config.moodMax {
             throw DaybookError.usage("--mood \(mood) is off the scale \(diary.config.moodMin)–\(diary.config.moodMax)")
         }
-        let given = try date.map { try DateExpression.momentNotingClockChange($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
-        if let note = given?.note { Terminal.warning(Diagnostic(.warning, "--date: \(note)")) }
+        let quickEntry = try quick.map { try readQuick($0, diary: diary) }
+        var given = try date.map { try DateExpression.momentNotingClockChange($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday) }
+        if let q = quickEntry, let d = q.date { given = (d, q.dateNote) }
+        if let note = given?.note { Terminal.warning(Diagnostic(.warning, "\(quickEntry?.date == nil ? "--date" : "--quick"): \(note)")) }
         let when = given?.time ?? diary.clock.nowLocal
-        let titleText = title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        var titleText = quickEntry?.title ?? title.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        if audio != nil, titleText.isEmpty { titleText = "Voice note" }
         var draft = EntryDraft(date: when, title: titleText.isEmpty ? nil : titleText)
         draft.tags = tag
         draft.mood = mood
@@ -62,14 +71,39 @@ struct New: ParsableCommand {
         if let location { try draft.setField("location", try EntryDraft.location(location)) }
         // Strokes are read before anything is written: a broken file saves nothing.
         let strokes = try ink.map { try Ink.importing($0, global: global) }
-        let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? FieldPrompt.ask : nil)
+        // Whether a prompt was answered (not only Enter): then the answers are the entry, kept
+        // even when the body is left as the template has it (issue 43).
+        // The last text typed for a field is the one taken (a refused one is asked again), so
+        // Enter after a refused answer leaves that field unanswered.
+        var typedLast: [String: Bool] = [:]
+        let ask: TemplateFill.Ask = { field, rejection in
+            let typed = FieldPrompt.ask(field, rejection: rejection)
+            typedLast[field.name] = !(typed ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+            return typed
+        }
+        let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? ask : nil)
+        let answered = typedLast.values.contains(true)
 
         // The body, from the first source that applies.
-        let body = try TextInput.read(message: message, edit: edit, start: prepared, diary: diary)
+        // A voice note's words are its audio (and transcript): no editor unless asked for.
+        let body = try quickEntry.map(\.body) ?? (audio != nil && message == nil && edit != true ? prepared ?? ""
+            : TextInput.read(message: message, edit: edit, start: prepared, diary: diary, answered: answered))
         draft.body = body
-        let rel = try EntryWriter.commitNew(draft, in: diary, attachments: attach.map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) },
-                                            strokes: strokes)
+        let files = (attach + (audio.map { [$0] } ?? [])).map { URL(fileURLWithPath: $0, relativeTo: global.workingDirectory) }
+        let rel = try EntryWriter.commitNew(draft, in: diary, attachments: files, strokes: strokes,
+                                            answered: answered || audio != nil || quickEntry.map { !$0.title.isEmpty } == true)
         Terminal.out(diary.displayPath(rel))
-        global.confirm("daybook: saved \(diary.displayPath(rel))")
+        // A one-line entry says the date it took, so a prefix that was not read as a date shows.
+        global.confirm("daybook: saved \(diary.displayPath(rel))" + (quickEntry.map { _ in ", dated \(when)" } ?? ""))
+    }
+
+    /// The one-line entry, refused beside the options that would give its parts twice.
+    func readQuick(_ text: String, diary: Diary) throws -> QuickEntry {
+        let clashes = [("a TITLE", !title.isEmpty), ("-m", message != nil), ("--template", template != nil), ("--edit", edit == true)]
+        if let clash = clashes.first(where: \.1) { throw DaybookError.usage("--quick gives the title and body; it cannot be used with \(clash.0)") }
+        let q = QuickEntry.parse(text, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
+        if q.date != nil, date != nil { throw DaybookError.usage("--quick \"\(text)\" names its date; it cannot be used with --date") }
+        guard !q.title.isEmpty || !q.body.isEmpty else { throw DaybookError.usage("--quick: the entry has no text") }
+        return q
     }
 }

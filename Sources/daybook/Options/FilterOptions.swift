@@ -27,6 +27,8 @@ struct FilterOptions: ParsableArguments {
     var hasInk = false
     @Flag(name: .customLong("on-this-day"), help: "Same month and day as today, any year.")
     var onThisDay = false
+    @Flag(help: "Starred (starred: true; see daybook star).")
+    var starred = false
     @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Only the N most recent after the other filters.", valueName: "n"))
     var last: Int?
 
@@ -35,7 +37,7 @@ struct FilterOptions: ParsableArguments {
         f.from = from; f.to = to; f.on = on
         f.tags = tag; f.anyTags = anyTag; f.notTags = notTag
         f.codes = code; f.mood = mood; f.wheres = wheres; f.template = template
-        f.hasInk = hasInk; f.onThisDay = onThisDay; f.last = last
+        f.hasInk = hasInk; f.onThisDay = onThisDay; f.starred = starred; f.last = last
         return f
     }
 

@@ -21,13 +21,20 @@ struct GlobalOptions: ParsableArguments {
     var workingDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }
 
     /// The diary the command works on; fails naming the place looked at when there is none.
-    func openDiary() throws -> Diary {
+    func openDiary(needsSchedule: Bool = false, showReminders: Bool = true) throws -> Diary {
         Terminal.configure(color: color)
         let (url, _) = Diary.locate(explicit: diary, environment: environment, workingDirectory: workingDirectory)
         guard Diary.exists(at: url) else {
             throw DaybookError.input("no diary at \(url.path): create one with `daybook init \(url.path)`, or name one with --diary or DAYBOOK_DIR")
         }
-        return try Diary.open(url, environment: environment, workingDirectory: workingDirectory)
+        let opened = try Diary.open(url, environment: environment, workingDirectory: workingDirectory)
+        // A command that needs the schedule fails with this (`requireSchedule`); the others go on.
+        if let problem = opened.config.scheduleProblem, !needsSchedule {
+            Terminal.warning(Diagnostic(.warning, "\(problem.message); the schedule is left out until it is fixed", at: problem.location))
+        }
+        // What a reminder that tells by log found since the last command (see daybook-remind(1)).
+        if showReminders { for line in ReminderLog.take(opened) { Terminal.message("daybook: " + line) } }
+        return opened
     }
 
     /// A confirmation line on stderr, unless -q.

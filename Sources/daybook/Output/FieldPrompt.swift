@@ -16,6 +16,21 @@ enum FieldPrompt {
         return readLine(strippingNewline: true)
     }
 
+    /// A yes-or-no question: Enter takes `default`; y, yes, n, no (any case) answer; anything
+    /// else asks again, saying what is taken. The end of input is no.
+    static func yesNo(_ question: String, default yes: Bool) -> Bool {
+        while true {
+            Terminal.writeErr(question + (yes ? " [Y/n] " : " [y/N] "))
+            guard let line = readLine() else { return false }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "": return yes
+            case "y", "yes": return true
+            case "n", "no": return false
+            default: Terminal.writeErr("Please answer y or n.\n")
+            }
+        }
+    }
+
     static func display(_ v: JSONValue) -> String {
         if case let .array(items) = v { return items.compactMap(\.stringValue).joined(separator: ", ") }
         if case let .bool(b) = v { return b ? "yes" : "no" }

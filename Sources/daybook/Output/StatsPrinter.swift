@@ -33,7 +33,8 @@ struct StatsPrinter {
         row("first", when(s.first))
         row("last", when(s.last))
         row("last 7 days", "\(s.last7Days) \(s.last7Days == 1 ? "entry" : "entries")")
-        row("mood", "\(StatsPrinter.number(s.mood.value)) average; this week \(StatsPrinter.number(s.moodThisWeek.value)), last week \(StatsPrinter.number(s.moodLastWeek.value))")
+        // Which scale: an emotion entry's 8/10 is in the average as 4.1 on the diary's 1–5.
+        row("mood", "\(StatsPrinter.number(s.mood.value)) average; this week \(StatsPrinter.number(s.moodThisWeek.value)), last week \(StatsPrinter.number(s.moodLastWeek.value)) (on the diary's scale \(s.moodScale.lowerBound)–\(s.moodScale.upperBound))")
         if let f = s.field {
             if f.isNumeric || f.entries == 0 {
                 row(f.key, "\(StatsPrinter.number(f.values.value)) average, min \(StatsPrinter.number(f.values.min)), max \(StatsPrinter.number(f.values.max)) (\(f.values.count) entries)")
@@ -125,6 +126,7 @@ struct StatsPrinter {
             ("mood_average", StatsPrinter.number(s.mood.value, precise: true)),
             ("mood_this_week", StatsPrinter.number(s.moodThisWeek.value, precise: true)),
             ("mood_last_week", StatsPrinter.number(s.moodLastWeek.value, precise: true)),
+            ("mood_scale", MoodScales.text(s.moodScale)),
         ]
         if let f = s.field {
             if f.isNumeric || f.entries == 0 {

@@ -6,12 +6,13 @@ enum TextInput {
     /// The text, from the first source that applies: `message` (opened in the editor too with
     /// --edit in a terminal); else stdin when it is not a terminal (`start` when stdin is blank);
     /// else, with --no-edit, `start`; else the editor opened on `start`. With a `start` text the
-    /// editor left untouched nothing is to be saved (an error, exit 1).
-    static func read(message: String?, edit: Bool?, start: String?, diary: Diary) throws -> String {
+    /// editor left untouched nothing is to be saved (an error, exit 1), unless `answered`: answers
+    /// given at the template's prompts are kept with the text as the template has it.
+    static func read(message: String?, edit: Bool?, start: String?, diary: Diary, answered: Bool = false) throws -> String {
         if let text = withoutAsking(message: message, edit: edit, start: start) { return text }
         if let message { return try Editor.edit(text: message, diary: diary) }
         let text = try Editor.edit(text: start ?? "", diary: diary)
-        if let start, text == start { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
+        if let start, text == start, !answered { throw DaybookError.nothing("daybook: the template was left untouched; nothing saved") }
         return text
     }
 

@@ -4,7 +4,8 @@ import XCTest
 
 final class ScheduleTests: XCTestCase {
     func rules(_ yaml: String) throws -> [ScheduleRule] {
-        try DiaryConfig.parse("schedule:\n" + yaml, path: "daybook.yml").schedule
+        // The problem is kept for the commands that need the schedule (issue 43), which ask for it so.
+        try DiaryConfig.parse("schedule:\n" + yaml, path: "daybook.yml").requireSchedule()
     }
 
     func day(_ s: String) -> LocalDay { LocalDay.parse(Substring(s))! }
@@ -34,6 +35,16 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(days(r[2], "2026-11-01", "2027-01-31"), ["2026-11-02", "2027-01-04"])
         XCTAssertEqual(days(r[3], "2026-11-01", "2026-12-31"), ["2026-11-27", "2026-12-25"])
         XCTAssertEqual(days(r[4], "2026-11-01", "2026-11-10"), ["2026-11-02", "2026-11-03", "2026-11-06", "2026-11-07", "2026-11-08"])
+    }
+
+    /// Issue 43: a bad schedule does not stop reading daybook.yml; the problem is kept, with its line.
+    func testABadScheduleIsKeptForTheCommandsThatNeedIt() throws {
+        let config = try DiaryConfig.parse("name: x\nschedule:\n  daily: {evry: day}\nweek_start: sunday\n", path: "daybook.yml")
+        XCTAssertEqual(config.schedule.count, 0)
+        XCTAssertFalse(config.weekStartsOnMonday, "the keys after it are read")
+        XCTAssertEqual(config.scheduleProblem?.location?.line, 3)
+        XCTAssertThrowsError(try config.requireSchedule())
+        XCTAssertThrowsError(try DiaryConfig.parse("week_start: someday\n", path: "daybook.yml"), "other keys still refuse")
     }
 
     func testEveryBadRuleNamesItsLine() {

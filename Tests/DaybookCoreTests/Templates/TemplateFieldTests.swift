@@ -48,15 +48,38 @@ final class TemplateFieldTests: XCTestCase {
     func testChoiceIsOneOption() throws {
         let f = try field("{type: choice, options: [enjoyment, sadness]}")
         XCTAssertEqual(try f.value(fromAnswer: "Sadness"), .string("sadness"), "written as the option is declared")
-        XCTAssertEqual(try reason("{type: choice, options: [enjoyment, sadness]}", answer: "bored"), "`bored` is not one of enjoyment, sadness")
+        XCTAssertEqual(try reason("{type: choice, options: [enjoyment, sadness]}", answer: "bored"), "`bored` is not one of enjoyment, sadness (nor their numbers 1–2)")
         XCTAssertEqual(f.reason(rejecting: .array([.string("sadness")])), "must be one of enjoyment, sadness, not a list")
+    }
+
+    /// Issue 43: a typed answer may be the option's number or an unambiguous start of its name;
+    /// a value read from an entry file must still be the option itself.
+    func testChoiceTakesANumberOrAnUnambiguousStart() throws {
+        let f = try field("{type: choice, options: [enjoyment, sadness, surprise, fear]}")
+        XCTAssertEqual(try f.value(fromAnswer: "2"), .string("sadness"))
+        XCTAssertEqual(try f.value(fromAnswer: "4"), .string("fear"))
+        XCTAssertEqual(try f.value(fromAnswer: "enj"), .string("enjoyment"))
+        XCTAssertEqual(try f.value(fromAnswer: "SUR"), .string("surprise"))
+        XCTAssertEqual(try reason("{type: choice, options: [enjoyment, sadness, surprise, fear]}", answer: "s"),
+                       "`s` could be sadness or surprise: type more of it")
+        XCTAssertEqual(try reason("{type: choice, options: [enjoyment, sadness, surprise, fear]}", answer: "5"),
+                       "`5` is not one of enjoyment, sadness, surprise, fear (nor their numbers 1–4)")
+        XCTAssertEqual(try reason("{type: choice, options: [enjoyment, sadness, surprise, fear]}", answer: "0"),
+                       "`0` is not one of enjoyment, sadness, surprise, fear (nor their numbers 1–4)")
+        XCTAssertEqual(f.reason(rejecting: .string("sad")), "`sad` is not one of enjoyment, sadness, surprise, fear")
+        // An option that is a number is itself, never another option's position.
+        let n = try field("{type: choice, options: ['3', '1', '2']}")
+        XCTAssertEqual(try n.value(fromAnswer: "1"), .string("1"))
+        XCTAssertEqual(f.hint, "1 enjoyment / 2 sadness / 3 surprise / 4 fear")
+        let m = try field("{type: multi, options: [apple, avocado, pear]}")
+        XCTAssertEqual(try m.value(fromAnswer: "3, ap"), .array([.string("pear"), .string("apple")]))
     }
 
     func testMultiIsSeveralOptionsSeparatedByCommas() throws {
         let f = try field("{type: multi, options: [a, b, c]}")
         XCTAssertEqual(try f.value(fromAnswer: "c, a,a"), .array([.string("c"), .string("a")]))
         XCTAssertNil(try f.value(fromAnswer: " , "))
-        XCTAssertEqual(try reason("{type: multi, options: [a, b, c]}", answer: "a, d"), "`d` is not one of a, b, c")
+        XCTAssertEqual(try reason("{type: multi, options: [a, b, c]}", answer: "a, d"), "`d` is not one of a, b, c (nor their numbers 1–3)")
         XCTAssertNil(f.reason(rejecting: .string("b")), "a single option written without a list is one item")
         XCTAssertEqual(f.reason(rejecting: .array([.string("a"), .int(4)])), "`4` is not one of a, b, c")
     }

@@ -34,7 +34,7 @@ final class TemplateFillTests: XCTestCase {
             }
         }
         XCTAssertEqual(try error(["mood=11"]), "--set mood=11: field `mood`: 11 is off the scale 1–10 (template emotion)")
-        XCTAssertEqual(try error(["mood=5", "feeling=bored"]), "--set feeling=bored: field `feeling`: `bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (template emotion)")
+        XCTAssertEqual(try error(["mood=5", "feeling=bored"]), "--set feeling=bored: field `feeling`: `bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (nor their numbers 1–6) (template emotion)")
         XCTAssertEqual(try error(["mood=5", "emotion=" + String(repeating: "x", count: 41)])?.contains("longer than 40 characters (41)"), true)
         XCTAssertEqual(try error([]), "field `mood` is required by template emotion: give it with --set mood=VALUE (1–10)")
         XCTAssertNil(try error(["mood=1"]))
@@ -90,7 +90,7 @@ final class TemplateFillTests: XCTestCase {
         }
         XCTAssertEqual(asked.map(\.0), ["mood", "mood", "mood", "feeling", "feeling", "emotion", "minutes"])
         XCTAssertEqual(asked.map(\.1), [nil, "11 is off the scale 1–10", "required, but missing", nil,
-                                        "`bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise", nil, "`lots` is not a number"])
+                                        "`bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (nor their numbers 1–6)", nil, "`lots` is not a number"])
         XCTAssertEqual(d.mood, 7)
         XCTAssertEqual(d.fields.map(\.0), ["feeling"], "empty answers leave optional fields out")
     }

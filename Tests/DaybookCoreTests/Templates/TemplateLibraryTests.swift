@@ -74,7 +74,7 @@ final class TemplateLibraryTests: DiaryTestCase {
         }
         XCTAssertEqual(error("---\ntemplate: other\n---\n")?.message, "`template: other` does not match the file name t.md")
         let unknown = error("---\ndescription: x\ntagz: [a]\n---\n")
-        XCTAssertEqual(unknown?.message, "unknown key `tagz` in a template (known: template, description, tags, fields) (did you mean `tags`?)")
+        XCTAssertEqual(unknown?.message, "unknown key `tagz` in a template (known: template, description, tags, fields, append_under) (did you mean `tags`?)")
         XCTAssertEqual(unknown?.location, SourceLocation(path: "templates/t.md", line: 3, column: 1))
         XCTAssertEqual(error("---\ntags: [a b]\n---\n")?.message, "`a b` is not a tag: use letters, digits, _, - and /")
         XCTAssertEqual(error("---\nfields: [a]\n---\n")?.message, "`fields` must be a mapping of field names to their types")
