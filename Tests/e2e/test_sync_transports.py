@@ -211,3 +211,74 @@ def test_the_encrypted_remote_over_https_with_the_helper(lab):
                           capture_output=True).stdout
     assert b"ward nurses" not in blob and head(lab.remote)
     assert "store" in actions(lab)
+
+
+# SSH: an sshd of the test's own, reached through a ~/.ssh/config alias. OpenSSH reads the config
+# of the account's home in /etc/passwd, not $HOME, so `git push` is pointed at the test's config
+# with GIT_SSH_COMMAND="ssh -F ..."; daybook reads $HOME/.ssh/config as it is.
+needs_sshd = pytest.mark.skipif(not sshd_binary(), reason="sshd is not installed (scripts/setup installs openssh-server)")
+
+
+@pytest.fixture
+def ssh_lab(tmp_path):
+    d = Diary(tmp_path)
+    d.init()
+    d.ok("new", "-m", "Met the ward nurses.", "Fieldwork")
+    srv = tmp_path / "srv"
+    srv.mkdir()
+    bare(srv, "plain.git")
+    d.remote = bare(srv, "diary.git")
+    dot = d.home / ".ssh"
+    dot.mkdir(mode=0o700)
+    d.key = dot / "work_key"  # not a default name: only IdentityFile finds it
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d.key)], check=True)
+    user = subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+    with sshd(tmp_path / "sshd", d.key.with_suffix(".pub").read_text(), user) as (port, hostkey):
+        d.port, d.hostkey, d.user = port, hostkey, user
+        d.known = dot / "known_hosts"
+        d.known.write_text(f"[127.0.0.1]:{port} {hostkey}\n")
+        d.config = dot / "config"
+        d.config.write_text(f"Host other\n\tHostName 192.0.2.1\n\tPort 1\n\n"
+                            f"Host lab-work\n\tHostName 127.0.0.1\n\tUser {user}\n\tPort {port}\n"
+                            f"\tIdentityFile {d.key}\n\tIdentitiesOnly yes\n"
+                            f"\tUserKnownHostsFile {d.known}\n\tStrictHostKeyChecking yes\n"
+                            f"\nHost *\n\tPort 2\n\tIdentityFile ~/.ssh/nothing_here\n")
+        d.sshenv = {"GIT_SSH_COMMAND": f"ssh -F {d.config}", "SSH_AUTH_SOCK": ""}
+        yield d
+
+
+@needs_sshd
+def test_ssh_through_a_config_alias(ssh_lab):
+    d = ssh_lab
+    git_push(d, f"lab-work:{d.tmp}/srv/plain.git", d.sshenv)
+    d.ok("sync", "--set-remote", f"lab-work:{d.tmp}/srv/diary.git", env={"SSH_AUTH_SOCK": ""})
+    assert head(d.remote) == d.git("rev-parse", "HEAD").strip()
+    # and the encrypted remote over the same alias
+    d.env["XDG_CONFIG_HOME"] = str(d.home / "config")
+    d.ok("key", "new")
+    d.ok("key", "add", "laptop")
+    sealed = bare(d.tmp / "srv", "sealed.git")
+    d.ok("sync", "sealed", "--set-remote", f"ssh://lab-work{d.tmp}/srv/sealed.git", "--encrypt", env={"SSH_AUTH_SOCK": ""})
+    blob = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=sealed, capture_output=True).stdout
+    assert head(sealed) and b"ward nurses" not in blob
+
+
+@needs_sshd
+def test_an_unknown_host_key_says_what_to_do(ssh_lab):
+    d = ssh_lab
+    d.known.write_text("")
+    git_push(d, f"lab-work:{d.tmp}/srv/plain.git", d.sshenv, ok=False)
+    r = d.run("sync", "--set-remote", f"lab-work:{d.tmp}/srv/diary.git", env={"SSH_AUTH_SOCK": ""})
+    assert r.rc != 0 and head(d.remote) == ""
+    fingerprint = subprocess.run(["ssh-keygen", "-lf", str(d.tmp / "sshd" / "host_ed25519.pub")],
+                                 capture_output=True, text=True).stdout.split()[1]
+    assert "known_hosts" in r.err and "`ssh lab-work`" in r.err and fingerprint in r.err, r
+
+
+@needs_sshd
+def test_a_key_with_a_passphrase_and_no_agent_is_named_as_the_reason(ssh_lab):
+    d = ssh_lab
+    subprocess.run(["ssh-keygen", "-q", "-p", "-P", "", "-N", "a passphrase", "-f", str(d.key)], check=True)
+    r = d.run("sync", "--set-remote", f"lab-work:{d.tmp}/srv/diary.git", env={"SSH_AUTH_SOCK": ""})
+    assert r.rc != 0 and head(d.remote) == ""
+    assert f"{d.key} has a passphrase and no SSH agent is running" in r.err and "ssh-add" in r.err, r
