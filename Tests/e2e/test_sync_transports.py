@@ -282,3 +282,37 @@ def test_a_key_with_a_passphrase_and_no_agent_is_named_as_the_reason(ssh_lab):
     r = d.run("sync", "--set-remote", f"lab-work:{d.tmp}/srv/diary.git", env={"SSH_AUTH_SOCK": ""})
     assert r.rc != 0 and head(d.remote) == ""
     assert f"{d.key} has a passphrase and no SSH agent is running" in r.err and "ssh-add" in r.err, r
+
+
+def test_a_certificate_without_the_address_is_refused_for_that_address(tmp_path, lab):
+    # A second server whose certificate names localhost only: reached by 127.0.0.1 it must fail.
+    ca, cert, key = make_ca(tmp_path / "tls-names-only", names=("localhost",), ips=())
+    with open(lab.home / ".gitconfig", "a") as f:
+        f.write(f"[http]\n\tsslCAInfo = {ca}\n")
+    with https_git_server(lab.tmp / "srv", cert, key) as other:
+        url = f"https://127.0.0.1:{other.port}/diary.git"
+        git_push(lab, f"https://127.0.0.1:{other.port}/plain.git", ok=False)
+        r = lab.run("sync", "--set-remote", url)
+        assert r.rc != 0 and "certificate of 127.0.0.1 does not hold for that address" in r.err, r
+        assert other.requests == 0 and head(lab.remote) == ""
+
+
+def test_a_study_clones_and_fetches_through_the_same_configuration(lab):
+    with open(lab.home / ".gitconfig", "a") as f:
+        f.write(f'[url "{lab.base}/"]\n\tinsteadOf = lab:\n')
+    lab.ok("sync", "--set-remote", "lab:diary.git")
+    study = lab.tmp / "study"
+    study.mkdir()
+    (study / "study.yml").write_text("name: Ward study\nparticipants:\n  p01:\n    diary: lab:diary.git\n")
+    lab.log.unlink()
+    r = lab.run("study", "sync", cwd=study)
+    assert r.rc == 0, r
+    clones = [p.parent for p in study.rglob(".git") if p.parent != study]
+    assert len(clones) == 1 and list(clones[0].rglob("*fieldwork*.md")), r
+    # origin keeps the URL as written, as git's clone keeps it; the next sync fetches through it again.
+    assert lab.git("config", "remote.origin.url", cwd=clones[0]).strip() == "lab:diary.git"
+    lab.ok("new", "-m", "later", "Later")
+    lab.ok("sync")
+    lab.ok("study", "sync", cwd=study)
+    assert lab.git("rev-parse", "HEAD", cwd=clones[0]).strip() == head(lab.remote)
+    assert actions(lab).count("get") >= 2 and "erase" not in actions(lab)

@@ -91,8 +91,10 @@ struct CredentialHelpers {
         process.standardInput = stdin
         process.standardOutput = stdout
         do { try process.run() } catch { return nil }
-        // A helper that does not read its input must not stop us: a closed pipe is ignored.
-        signal(SIGPIPE, SIG_IGN)
+        // A helper that does not read its input must not stop us: a closed pipe is ignored while
+        // writing to it, and the process's own disposition put back.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
         try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
         let data = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -26,11 +26,20 @@ struct RemoteTransport {
 
     enum Direction { case fetch, push }
 
+    /// The configuration entries a transport reads.
+    static let configPattern = #"^(url\..*\.(insteadof|pushinsteadof)|http\..*|credential\..*|remote\..*\.proxy)$"#
+
     /// Resolves `url` for `direction` with `repo`'s configuration (its own, the user's, the system's).
     /// `pushURL` is the remote's `pushurl`, when it has one.
     static func resolve(_ url: String, remoteName: String? = nil, pushURL: String? = nil, direction: Direction, repo: Repository,
                         environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteTransport {
-        let config = repo.configEntries(matching: #"^(url\..*\.(insteadof|pushinsteadof)|http\..*|credential\..*|remote\..*\.proxy)$"#)
+        resolve(url, remoteName: remoteName, pushURL: pushURL, direction: direction,
+                config: repo.configEntries(matching: configPattern), environment: environment)
+    }
+
+    /// Resolves `url` with the configuration entries `config` (as `Repository.configEntries` gives them).
+    static func resolve(_ url: String, remoteName: String? = nil, pushURL: String? = nil, direction: Direction,
+                        config: [(String, String)], environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteTransport {
         let effective = rewrite(url, pushURL: pushURL, direction: direction, config: config)
         var transport = RemoteTransport(url: effective, configuredURL: url)
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -196,6 +205,19 @@ extension Repository {
         var cfg: OpaquePointer?
         guard git_repository_config_snapshot(&cfg, handle) == 0, let cfg else { return [] }
         defer { git_config_free(cfg) }
+        return Repository.configEntries(cfg, matching: pattern)
+    }
+
+    /// The same from the user's and the system's configuration, where there is no repository yet (a clone).
+    static func defaultConfigEntries(matching pattern: String) -> [(String, String)] {
+        _ = initialized
+        var cfg: OpaquePointer?
+        guard git_config_open_default(&cfg) == 0, let cfg else { return [] }
+        defer { git_config_free(cfg) }
+        return configEntries(cfg, matching: pattern)
+    }
+
+    private static func configEntries(_ cfg: OpaquePointer, matching pattern: String) -> [(String, String)] {
         var iterator: OpaquePointer?
         guard git_config_iterator_glob_new(&iterator, cfg, pattern) == 0, let iterator else { return [] }
         defer { git_config_iterator_free(iterator) }
