@@ -74,7 +74,7 @@ struct CredentialHelpers {
     /// any other name as `git credential-<name>` (with the arguments written after it).
     static func command(_ helper: String, _ action: String) -> String {
         if helper.hasPrefix("!") { return String(helper.dropFirst()) + " " + action }
-        if helper.hasPrefix("/") || helper.hasPrefix("~/") { return helper + " " + action }
+        if helper.hasPrefix("/") { return helper + " " + action }
         return "git credential-" + helper + " " + action
     }
 
@@ -83,9 +83,7 @@ struct CredentialHelpers {
     private func run(_ helper: String, _ action: String, _ input: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        var command = CredentialHelpers.command(helper, action)
-        if command.hasPrefix("~/"), let home = environment["HOME"] { command = home + command.dropFirst(1) }
-        process.arguments = ["-c", command]
+        process.arguments = ["-c", CredentialHelpers.command(helper, action)]
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin

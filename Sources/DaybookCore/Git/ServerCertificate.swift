@@ -25,7 +25,9 @@ enum ServerCertificate {
         guard !roots.isEmpty else { return "no certificate authority could be read from \(caFile ?? caPath ?? "the configuration")" }
         guard let leaf = try? Certificate(derEncoded: der) else { return "the server's certificate cannot be read" }
         let bare = ip.hasPrefix("[") ? String(ip.dropFirst().dropLast()) : ip
-        // The verifier is asynchronous; this runs inside libgit2's synchronous callback.
+        // The verifier is asynchronous; this runs inside libgit2's synchronous callback, on the
+        // thread of a command's transfer (never one of the concurrency pool's, which the detached
+        // task needs).
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
