@@ -316,3 +316,19 @@ def test_a_study_clones_and_fetches_through_the_same_configuration(lab):
     lab.ok("study", "sync", cwd=study)
     assert lab.git("rev-parse", "HEAD", cwd=clones[0]).strip() == head(lab.remote)
     assert actions(lab).count("get") >= 2 and "erase" not in actions(lab)
+
+
+def test_the_encrypted_remote_through_a_proxy_named_for_the_remote(lab):
+    lab.env["XDG_CONFIG_HOME"] = str(lab.home / "config")
+    lab.ok("key", "new")
+    lab.ok("key", "add", "laptop")
+    with connect_proxy() as proxy:
+        lab.ok("sync", "--set-remote", lab.base + "/diary.git", "--encrypt")
+        assert proxy.tunnels == []
+        lab.git("config", "remote.origin.proxy", f"http://127.0.0.1:{proxy.port}")
+        lab.ok("new", "-m", "sealed later", "Later")
+        lab.ok("sync")
+        assert len(proxy.tunnels) >= 2  # the fetch and the push of the sealed history
+    blob = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=lab.remote,
+                          capture_output=True).stdout
+    assert b"sealed later" not in blob

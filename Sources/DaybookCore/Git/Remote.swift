@@ -77,8 +77,10 @@ extension Repository {
     }
 
     /// Fetches `refspecs` from `url` with no remote configured for it (nothing else is updated).
-    func fetch(url: String, refspecs: [String], label: String, progress: TransferProgress?) throws {
-        let transport = RemoteTransport.resolve(url, direction: .fetch, repo: self)
+    /// The transport follows `configuredBy`'s configuration (the diary's, for its encrypted
+    /// remote's private mirror), else this repository's; `label` is the remote's name there.
+    func fetch(url: String, refspecs: [String], label: String, configuredBy: Repository? = nil, progress: TransferProgress?) throws {
+        let transport = RemoteTransport.resolve(url, remoteName: label, direction: .fetch, repo: configuredBy ?? self)
         let remote = try anonymousRemote(transport.url)
         defer { git_remote_free(remote) }
         try fetch(remote, refspecs: refspecs, label: label, transport: transport, progress: progress)
@@ -125,8 +127,9 @@ extension Repository {
     /// Pushes `source` to the reference `target` of `url`, with no remote configured for it;
     /// false as above. `replacing` replaces the remote's reference even when that is not a
     /// fast-forward, but only while it still points at that commit (false when it moved).
-    func push(url: String, source: String, to target: String, replacing: String?, label: String, progress: TransferProgress?) throws -> Bool {
-        let transport = RemoteTransport.resolve(url, direction: .push, repo: self)
+    func push(url: String, source: String, to target: String, replacing: String?, label: String, configuredBy: Repository? = nil,
+              progress: TransferProgress?) throws -> Bool {
+        let transport = RemoteTransport.resolve(url, remoteName: label, direction: .push, repo: configuredBy ?? self)
         let remote = try anonymousRemote(transport.url)
         defer { git_remote_free(remote) }
         return try push(remote, source: source, to: target, replacing: replacing, fetched: .none, label: label, transport: transport, progress: progress)
