@@ -1,2 +1,7 @@
 // libgit2's public API.
 #include <git2.h>
+
+/* git_libgit2_opts is variadic, which Swift cannot call: the one option daybook sets. */
+static inline int daybook_git_set_ssl_cert_locations(const char *file, const char *path) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}

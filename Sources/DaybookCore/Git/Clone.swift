@@ -10,25 +10,34 @@ extension Repository {
         _ = initialized
         var opts = git_clone_options()
         try check(git_clone_options_init(&opts, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
-        let session = RemoteSession(progress: progress)
+        // Reached as git would reach it (insteadOf, ~/.ssh/config, certificates, helpers, proxy).
+        let transport = RemoteTransport.resolve(url, direction: .fetch, config: defaultConfigEntries(matching: RemoteTransport.configPattern))
+        let session = RemoteSession(progress: progress, transport: transport)
         session.install(&opts.fetch_opts.callbacks)
+        session.install(&opts.fetch_opts.proxy_opts)
+        try transport.applyCertificateAuthorities()
         var repo: OpaquePointer?
         let code: Int32 = withExtendedLifetime(session) {
             privately {
                 if let branch {
                     return branch.withCString { b in
                         opts.checkout_branch = b
-                        return git_clone(&repo, url, folder.path, &opts)
+                        return git_clone(&repo, transport.url, folder.path, &opts)
                     }
                 }
-                return git_clone(&repo, url, folder.path, &opts)
+                return git_clone(&repo, transport.url, folder.path, &opts)
             }
         }
         guard code == 0, let repo else {
-            throw DaybookError(.git, "cannot clone \(url): \(Repository.lastErrorMessage())")
+            let reason = Repository.lastErrorMessage()
+            throw DaybookError(.git, "cannot clone \(url): \(reason)\(session.advice(for: reason))")
         }
         git_repository_free(repo)
-        return try Repository.open(folder)
+        session.succeeded()
+        let cloned = try Repository.open(folder)
+        // origin keeps the URL as given, as git's clone does; it is rewritten again at each fetch.
+        if transport.url != url { try cloned.setRemote("origin", url: url) }
+        return cloned
     }
 
     /// Fetches `origin` and moves the current branch forward to the remote's branch, updating the

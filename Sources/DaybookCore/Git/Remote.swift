@@ -70,26 +70,35 @@ extension Repository {
     public func fetch(remote name: String, progress: TransferProgress?) throws {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
-        try fetch(remote, refspecs: nil, label: name, url: remoteURL(name) ?? "?", progress: progress)
+        let url = configString("remote.\(name).url") ?? remoteURL(name) ?? "?"
+        let transport = RemoteTransport.resolve(url, remoteName: name, direction: .fetch, repo: self)
+        try Repository.check(git_remote_set_instance_url(remote, transport.url), "git_remote_set_instance_url")
+        try fetch(remote, refspecs: nil, label: name, transport: transport, progress: progress)
     }
 
     /// Fetches `refspecs` from `url` with no remote configured for it (nothing else is updated).
-    func fetch(url: String, refspecs: [String], label: String, progress: TransferProgress?) throws {
-        let remote = try anonymousRemote(url)
+    /// The transport follows `configuredBy`'s configuration (the diary's, for its encrypted
+    /// remote's private mirror), else this repository's; `label` is the remote's name there.
+    func fetch(url: String, refspecs: [String], label: String, configuredBy: Repository? = nil, progress: TransferProgress?) throws {
+        let transport = RemoteTransport.resolve(url, remoteName: label, direction: .fetch, repo: configuredBy ?? self)
+        let remote = try anonymousRemote(transport.url)
         defer { git_remote_free(remote) }
-        try fetch(remote, refspecs: refspecs, label: label, url: url, progress: progress)
+        try fetch(remote, refspecs: refspecs, label: label, transport: transport, progress: progress)
     }
 
-    private func fetch(_ remote: OpaquePointer?, refspecs: [String]?, label: String, url: String, progress: TransferProgress?) throws {
-        let session = RemoteSession(progress: progress)
+    private func fetch(_ remote: OpaquePointer?, refspecs: [String]?, label: String, transport: RemoteTransport, progress: TransferProgress?) throws {
+        let session = RemoteSession(progress: progress, transport: transport)
         var opts = git_fetch_options()
         try Repository.check(git_fetch_options_init(&opts, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         session.install(&opts.callbacks)
+        session.install(&opts.proxy_opts)
+        try transport.applyCertificateAuthorities()
         let code = withExtendedLifetime(session) { () -> Int32 in
             guard let refspecs else { return git_remote_fetch(remote, nil, &opts, "sync: fetch") }
             return withPathspec(refspecs) { git_remote_fetch(remote, $0, &opts, "sync: fetch") }
         }
-        guard code == 0 else { throw remoteFailure("fetch from", label, url) }
+        guard code == 0 else { throw remoteFailure("fetch from", label, transport.configuredURL, session) }
+        session.succeeded()
     }
 
     /// Pushes a local branch to a remote branch. False when the remote refused it because it
@@ -105,17 +114,25 @@ extension Repository {
                      from fetched: String?? = .none, progress: TransferProgress?) throws -> Bool {
         let remote = try lookupRemote(name)
         defer { git_remote_free(remote) }
+        let url = configString("remote.\(name).url") ?? remoteURL(name) ?? "?"
+        let transport = RemoteTransport.resolve(url, remoteName: name, pushURL: configString("remote.\(name).pushurl"), direction: .push, repo: self)
+        try Repository.check(git_remote_set_instance_pushurl(remote, transport.url), "git_remote_set_instance_pushurl")
+        // Pushed elsewhere than fetched from (pushurl, pushInsteadOf): what the fetch saw says
+        // nothing of the push's repository, so the push is a plain fast-forward there, as git's.
+        let fetchedHere = transport.url == RemoteTransport.resolve(url, remoteName: name, direction: .fetch, repo: self).url ? fetched : .none
         return try push(remote, source: "refs/heads/\(branch)", to: "refs/heads/\(remoteBranch)", replacing: replacing,
-                        fetched: fetched, label: name, url: remoteURL(name) ?? "?", progress: progress)
+                        fetched: fetchedHere, label: name, transport: transport, progress: progress)
     }
 
     /// Pushes `source` to the reference `target` of `url`, with no remote configured for it;
     /// false as above. `replacing` replaces the remote's reference even when that is not a
     /// fast-forward, but only while it still points at that commit (false when it moved).
-    func push(url: String, source: String, to target: String, replacing: String?, label: String, progress: TransferProgress?) throws -> Bool {
-        let remote = try anonymousRemote(url)
+    func push(url: String, source: String, to target: String, replacing: String?, label: String, configuredBy: Repository? = nil,
+              progress: TransferProgress?) throws -> Bool {
+        let transport = RemoteTransport.resolve(url, remoteName: label, direction: .push, repo: configuredBy ?? self)
+        let remote = try anonymousRemote(transport.url)
         defer { git_remote_free(remote) }
-        return try push(remote, source: source, to: target, replacing: replacing, fetched: .none, label: label, url: url, progress: progress)
+        return try push(remote, source: source, to: target, replacing: replacing, fetched: .none, label: label, transport: transport, progress: progress)
     }
 
     /// A push updates the remote's reference only from the value read on the connection it sends
@@ -125,11 +142,14 @@ extension Repository {
     /// reference whatever it holds by then, so two syncs at once could move it back (issue 38):
     /// there daybook copies the objects and moves the reference itself, by a compare-and-swap.
     private func push(_ remote: OpaquePointer?, source: String, to target: String, replacing: String?, fetched: String??,
-                      label: String, url: String, progress: TransferProgress?) throws -> Bool {
-        let session = RemoteSession(progress: progress)
+                      label: String, transport: RemoteTransport, progress: TransferProgress?) throws -> Bool {
+        let url = transport.url
+        let session = RemoteSession(progress: progress, transport: transport)
         var opts = git_push_options()
         try Repository.check(git_push_options_init(&opts, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
         session.install(&opts.callbacks)
+        session.install(&opts.proxy_opts)
+        try transport.applyCertificateAuthorities()
         var moved = false
         var local: Bool?
         var failure: Error?
@@ -157,19 +177,21 @@ extension Repository {
             }
             return sent != 0 ? sent : git_remote_update_tips(remote, &opts.callbacks, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, nil)
         }
+        // The login worked (whatever the reference then did): a helper's credential is approved.
+        if code == 0 && failure == nil { session.succeeded() }
         if moved { return false }
         if let failure { throw failure }
         if let local { return local }
         if code != 0 {
             if Repository.lastErrorMessage().lowercased().contains("fast") { return false }
-            throw remoteFailure("push to", label, url)
+            throw remoteFailure("push to", label, transport.configuredURL, session)
         }
         if let refusal = session.refusals.first {
             // Moved meanwhile: not a fast-forward any more, or (git's receive-pack comparing the
             // value this push read, under its lock) changed since it was read.
             let moved = ["fast", "fetch first", "failed to update ref", "failed to lock", "cannot lock", "stale info"]
             if moved.contains(where: refusal.lowercased().contains) { return false }
-            throw DaybookError(.git, "cannot push to \(label) (\(url)): the remote refused: \(refusal)")
+            throw DaybookError(.git, "cannot push to \(label) (\(transport.configuredURL)): the remote refused: \(refusal)")
         }
         return true
     }
@@ -251,8 +273,9 @@ extension Repository {
     }
 
     /// One line: what failed, against which remote, and libgit2's reason.
-    private func remoteFailure(_ what: String, _ name: String, _ url: String) -> DaybookError {
+    private func remoteFailure(_ what: String, _ name: String, _ url: String, _ session: RemoteSession) -> DaybookError {
         var reason = Repository.lastErrorMessage()  // before any other libgit2 call replaces it
+        reason += session.advice(for: reason)
         let features = UInt32(bitPattern: git_libgit2_features())
         let ssh = url.hasPrefix("ssh://") || (!url.contains("://") && url.contains("@") && url.contains(":"))
         if ssh && features & GIT_FEATURE_SSH.rawValue == 0 { reason += " (this build of libgit2 has no SSH support)" }

@@ -125,7 +125,7 @@ final class EncryptedRemote {
     private func fetchChecked(progress: TransferProgress?, plainAllowed: Bool, trust: Trust) throws -> String? {
         var mirror = try openMirror()
         let ref = "refs/remotes/all/\(branch)"
-        try mirror.fetch(url: url, refspecs: ["+refs/heads/*:refs/remotes/all/*"], label: name, progress: progress)
+        try mirror.fetch(url: url, refspecs: ["+refs/heads/*:refs/remotes/all/*"], label: name, configuredBy: repo, progress: progress)
         // Branches gone from the remote are not pruned by an anonymous fetch; an old one is
         // harmless (its sequence is checked), so only the branch's presence matters.
         guard var commit = mirror.referenceID(ref) else {
@@ -276,7 +276,7 @@ final class EncryptedRemote {
         try FileManager.default.removeItem(at: mirrorURL)
         state.indexed = []
         let mirror = try openMirror()
-        try mirror.fetch(url: url, refspecs: ["+refs/heads/*:refs/remotes/all/*"], label: name, progress: progress)
+        try mirror.fetch(url: url, refspecs: ["+refs/heads/*:refs/remotes/all/*"], label: name, configuredBy: repo, progress: progress)
         return mirror
     }
 
@@ -321,7 +321,7 @@ final class EncryptedRemote {
         try mirror.setReference("refs/heads/outgoing", to: commit, message: "sync: seal")
         // A replaced history overwrites only the commit this sync read (none on an empty remote).
         guard try mirror.push(url: url, source: "refs/heads/outgoing", to: "refs/heads/\(branch)",
-                              replacing: replace ? sealedCommit : nil, label: name, progress: progress) else { return false }
+                              replacing: replace ? sealedCommit : nil, label: name, configuredBy: repo, progress: progress) else { return false }
         try mirror.setReference("refs/remotes/all/\(branch)", to: commit, message: "sync: push (encrypted)")
         if replace && sealedCommit != nil {
             // The replaced history's sealed objects go from this machine too (a purge leaves
