@@ -65,13 +65,14 @@ public enum VoiceNote {
         p.standardInput = FileHandle.nullDevice
         do { try p.run() } catch { throw DaybookError.io("cannot run the transcribe command `\(command)`: \(error.localizedDescription)") }
         // Read both before waiting, so a long transcript cannot fill a pipe and stall it.
-        var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
+        // The semaphore hands the reader's bytes over (a flag polled would not order the write).
+        final class Collected: @unchecked Sendable { var data = Data() }
+        let errData = Collected(), read = DispatchSemaphore(value: 0)
+        Thread { errData.data = err.fileHandleForReading.readDataToEndOfFile(); read.signal() }.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        let said = String(decoding: errData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        read.wait()
+        let said = String(decoding: errData.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard p.terminationStatus == 0 else {
             throw DaybookError.io("the transcribe command `\(command)` failed on \(audio.lastPathComponent) (exit \(p.terminationStatus))\(said.isEmpty ? "" : ": " + said)")
         }
