@@ -17,6 +17,10 @@ public struct TemplateField: Sendable {
     public var max: Double?
     public var unit: String?
     public var options: [String] = []
+    /// `when:`: asked only when this holds for the earlier answers (nil: always asked).
+    public var condition: AskCondition?
+    /// The condition as the template writes it, for messages.
+    public var conditionText: String?
 
     public init(name: String, kind: Kind) {
         self.name = name
@@ -27,11 +31,13 @@ public struct TemplateField: Sendable {
     /// (`mood` can be declared, as a scale of the template's own.)
     static let reservedNames: Set<String> = ["date", "title", "tags", "template", "codes"]
 
-    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options"]
+    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options", "when"]
 
     /// Reads the declaration `name: {type: …, …}` (or the short form `name: type`); `problem`
-    /// gives an error at the node's place in the template file.
-    static func parse(name: String, keyNode: Node, node: Node, problem: (Node, String) -> DaybookError) throws -> TemplateField {
+    /// gives an error at the node's place in the template file. `earlier` are the fields declared
+    /// before this one, the only ones its `when:` may read.
+    static func parse(name: String, keyNode: Node, node: Node, earlier: [TemplateField] = [],
+                      problem: (Node, String) -> DaybookError) throws -> TemplateField {
         if reservedNames.contains(name) {
             throw problem(keyNode, "a template cannot declare the field `\(name)`: daybook sets it itself")
         }
@@ -64,6 +70,15 @@ public struct TemplateField: Sendable {
                 field.required = b
             case "default": defaultNode = v
             case "prompt": field.prompt = v.string
+            case "when":
+                // YAML reads `when: smoked` as text and `when: true` as a boolean: both are text here.
+                guard let text = v.scalar?.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw problem(v, "field `\(name)`: `when` must be a condition on earlier answers, such as `smoked == true`")
+                }
+                do { field.condition = try AskConditionParser.parse(text, earlier: earlier) } catch let r as FieldRejection {
+                    throw problem(v, "field `\(name)`: `when: \(text)`: \(r.reason)")
+                }
+                field.conditionText = text
             case "min", "max":
                 guard [.text, .number, .scale].contains(kind) else { throw problem(k, "field `\(name)`: `\(key)` applies to text, number and scale fields") }
                 let d = try number()

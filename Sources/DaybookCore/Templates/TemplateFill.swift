@@ -17,6 +17,15 @@ public enum TemplateFill {
         for field in template.fields {
             var value: JSONValue?
             var rejection: FieldRejection?
+            // A follow-up whose condition does not hold for the answers so far is not asked and
+            // not written; a value given for it anyway is refused, never dropped unsaid.
+            if let condition = field.condition, !condition.holds(template.fields, answer: { n in values.first { $0.0 == n }?.1 }) {
+                if let given = given(field.name, in: draft), given != .null {
+                    let shown = draft.setText[field.name] ?? given.stringValue ?? YAMLWriter.value(given)
+                    throw DaybookError.usage("--set \(field.name)=\(shown): field `\(field.name)`: \(template.notAskedReason(field))")
+                }
+                continue
+            }
             if let given = given(field.name, in: draft) {
                 let text = draft.setText[field.name]
                 do { value = try field.value(fromGiven: given, text: text) } catch let r as FieldRejection {
@@ -70,9 +79,12 @@ public enum TemplateFill {
 
     /// Every field's answer checked at once, as a form needs it: the reason for each field whose
     /// answer does not fit (or is required and missing), by field name; empty when all fit.
+    /// A field not asked (its `when:` does not hold for the answers) has no reason: its answer is
+    /// not written (`answersAsked`).
     public static func rejections(_ template: Template, answers: [String: String]) -> [String: String] {
         var reasons: [String: String] = [:]
-        for field in template.fields {
+        let skipped = template.fieldsNotAsked(typed: answers)
+        for field in template.fields where !skipped.contains(field.name) {
             do {
                 if try field.value(fromAnswer: answers[field.name] ?? "") == nil, field.defaultValue == nil, field.required {
                     reasons[field.name] = "required, but missing"
@@ -84,6 +96,13 @@ public enum TemplateFill {
             }
         }
         return reasons
+    }
+
+    /// The answers a form sent without those to fields its other answers leave unasked: a form
+    /// hides such a field, and what it still held is not written.
+    public static func answersAsked(_ template: Template, answers: [String: String]) -> [String: String] {
+        let skipped = template.fieldsNotAsked(typed: answers)
+        return answers.filter { !skipped.contains($0.key) }
     }
 
     /// The value the command line gave for a field, if any.

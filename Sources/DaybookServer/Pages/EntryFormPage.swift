@@ -22,7 +22,9 @@ struct EntryFormPage {
             for n in names { s += "<option\(n == template?.name ? " selected" : "")>\(e(n))</option>" }
             s += "</select></label> <button type=\"submit\">Use</button></form>\n"
         }
-        s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
+        // A template with `when:` conditions: the script asks the server which fields to hide as answers change.
+        let conditional = template?.hasConditions == true ? " data-conditions=\"\(e(template?.name ?? ""))\"" : ""
+        s += "<form id=\"entry-form\" class=\"entry-form\"\(conditional) novalidate>\n"
         s += "<p class=\"error\" role=\"alert\" id=\"form-error\"></p>\n"
         s += "<p class=\"conflict\" role=\"alert\" id=\"form-conflict\" hidden>This entry changed on disk since you opened it. "
         s += "Nothing was overwritten, and your text is still here. <a href=\"\" id=\"conflict-reload\">Open the new version</a> (copy your text first).</p>\n"
@@ -32,7 +34,8 @@ struct EntryFormPage {
         }
         let tags = entry?.tags ?? template?.tags ?? []
         s += control(name: "tags", label: "Tags", html: "<input name=\"tags\" value=\"\(e(tags.joined(separator: ", ")))\" placeholder=\"fieldwork, interview\" autocomplete=\"off\">")
-        for field in template?.fields ?? [] { s += self.field(field) }
+        let notAsked = template?.fieldsNotAsked { name in template?.field(name).flatMap(current) } ?? []
+        for field in template?.fields ?? [] { s += hiding(self.field(field), notAsked.contains(field.name)) }
         s += control(name: "body", label: "Text (Markdown)", html: "<textarea name=\"body\" rows=\"18\" required>\(e(entry?.body ?? startingBody))</textarea>")
         s += "<button type=\"submit\">Save</button>\n</form>\n"
         return s
@@ -42,6 +45,13 @@ struct EntryFormPage {
         var s = "<div class=\"control\" data-field=\"\(AppLayout.escape(name))\"><label>\(AppLayout.escape(label)) \(html)</label>"
         if let hint { s += "<span class=\"meta\">\(AppLayout.escape(hint))</span>" }
         return s + "<span class=\"field-error\" role=\"alert\"></span></div>\n"
+    }
+
+    /// A field's control hidden (and its inputs off) when the answers so far leave it unasked;
+    /// the script shows it again when they change.
+    func hiding(_ control: String, _ hidden: Bool) -> String {
+        guard hidden else { return control }
+        return control.replacingOccurrences(of: "<div class=\"control\"", with: "<div hidden class=\"control\"")
     }
 
     /// The current value of a field: the entry's, else the template's default.
