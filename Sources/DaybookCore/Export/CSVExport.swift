@@ -21,6 +21,8 @@ public struct CSVExport: ExportFormat {
         // one) names the fields a template's `when:` left out, so the two are told apart.
         let asked = FieldsAsked(diary: context.diary)
         let notAsked = asked.isEmpty ? [] : entries.map { asked.notAsked(in: $0) }
+        // A template with conditions has a column for each of its fields, answered by any entry or not.
+        for e in entries { for k in asked.declared(by: e) where seen.insert(k).inserted { fieldKeys.append(k) } }
         let notAskedColumn = notAsked.contains { !$0.isEmpty }
         try out.write(CSVExport.row(CSVExport.entryColumns + fieldKeys + (notAskedColumn ? ["not_asked"] : [])))
         for (i, e) in entries.enumerated() {

@@ -64,5 +64,10 @@ public struct FieldsAsked: Sendable {
         return t.fields.map(\.name).filter { skipped.contains($0) }
     }
 
+    /// The fields the entry's template declares, when it has conditions (else none).
+    public func declared(by entry: Entry) -> [String] {
+        entry.template.flatMap { templates[$0] }.map { $0.fields.map(\.name).filter { $0 != "mood" } } ?? []
+    }
+
     public var isEmpty: Bool { templates.isEmpty }
 }
