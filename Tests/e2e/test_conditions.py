@@ -205,3 +205,28 @@ def test_the_web_form_asks_which_fields_apply_and_never_writes_a_hidden_one(smok
         assert diary.ok("check").rc == 0
     finally:
         served.stop()
+
+
+def test_every_invalid_answer_is_reported_at_once(smoking):
+    """Issue 47 item 2: `--set` and `check` list every value that does not fit, not only the first."""
+    diary = smoking
+    r = diary.run("new", "X", "--template", "smoking", "--set", "smoked=perhaps", "--set", "craving=9", "-m", "x")
+    assert r.rc == 2 and not list(diary.entries())
+    assert "daybook: error: 2 fields do not fit template smoking; nothing saved:\n" in r.err, r.err
+    assert "  --set smoked=perhaps: field `smoked`: `perhaps` is not yes or no (template smoking)\n" in r.err
+    assert "  --set craving=9: field `craving`: 9 is off the scale 1–5 (template smoking)\n" in r.err
+    r = diary.run("new", "X", "--template", "smoking", "--set", "smoked=yes", "--set", "cigarettes=0", "--set", "place=pub", "-m", "x")
+    assert "3 fields do not fit" not in r.err and "2 fields do not fit" in r.err, r.err
+    assert "`cigarettes`: 0 is below the minimum 1" in r.err and "`pub` is not one of home, work, bar" in r.err
+    # A hand edit with three wrong answers: check names each at its line.
+    diary.ok("new", "Hand", "--template", "smoking", "--set", "smoked=yes", "--set", "cigarettes=6", "-m", "x")
+    path = next(p for p in diary.entries() if "hand" in p.name)
+    text = path.read_text().replace("cigarettes: 6\n", "cigarettes: many\nplace: pub\ncraving: 2\n")
+    path.write_text(text)
+    out = diary.run("check").out
+    lines = text.splitlines()
+    rel = path.relative_to(diary.path)
+    for key, why in [("cigarettes", "must be a number, not `many`"), ("place", "`pub` is not one of home, work, bar"),
+                     ("craving", "answered (`2`), but it is not asked, as `when: not smoked` does not hold")]:
+        line = next(i for i, l in enumerate(lines, 1) if l.startswith(key + ":"))
+        assert f"{rel}:{line}: error: field `{key}`: {why}" in out, out

@@ -14,15 +14,24 @@ public enum TemplateFill {
         draft.template = template.name
         draft.tags = template.tags + draft.tags
         var values: [(String, JSONValue)] = []
+        // Without a terminal, every value that does not fit is gathered and all are said at once.
+        var problems: [String] = []
+        var rejected = Set<String>()
         for field in template.fields {
             var value: JSONValue?
             var rejection: FieldRejection?
             // A follow-up whose condition does not hold for the answers so far is not asked and
             // not written; a value given for it anyway is refused, never dropped unsaid.
-            if let condition = field.condition, !condition.holds(template.fields, answer: { n in values.first { $0.0 == n }?.1 }) {
+            // When an answer it reads was itself refused, whether it is asked cannot be told: a value
+            // given for it is checked by its own rules, and a missing one is not reported.
+            let undecided = field.condition.map { !rejected.isDisjoint(with: $0.fieldNames) } ?? false
+            if let condition = field.condition, !undecided,
+               !condition.holds(template.fields, answer: { n in values.first { $0.0 == n }?.1 }) {
                 if let given = given(field.name, in: draft), given != .null {
                     let shown = draft.setText[field.name] ?? given.stringValue ?? YAMLWriter.value(given)
-                    throw DaybookError.usage("--set \(field.name)=\(shown): field `\(field.name)`: \(template.notAskedReason(field))")
+                    let problem = "--set \(field.name)=\(shown): field `\(field.name)`: \(template.notAskedReason(field))"
+                    guard ask == nil else { throw DaybookError.usage(problem) }
+                    problems.append(problem)
                 }
                 continue
             }
@@ -30,7 +39,11 @@ public enum TemplateFill {
                 let text = draft.setText[field.name]
                 do { value = try field.value(fromGiven: given, text: text) } catch let r as FieldRejection {
                     let shown = text ?? given.stringValue ?? YAMLWriter.value(given)
-                    guard ask != nil else { throw DaybookError.usage("--set \(field.name)=\(shown): field `\(field.name)`: \(r.reason) (template \(template.name))") }
+                    guard ask != nil else {
+                        problems.append("--set \(field.name)=\(shown): field `\(field.name)`: \(r.reason) (template \(template.name))")
+                        rejected.insert(field.name)
+                        continue
+                    }
                     rejection = r
                 }
                 if value != nil { values.append((field.name, value ?? .null)); continue }
@@ -39,11 +52,15 @@ public enum TemplateFill {
                 value = try answer(field, rejection: rejection, ask: ask)
             } else {
                 value = field.defaultValue
-                if value == nil && field.required {
-                    throw DaybookError.usage("field `\(field.name)` is required by template \(template.name): give it with --set \(field.name)=VALUE (\(field.hint))")
+                if value == nil && field.required && !undecided {
+                    problems.append("field `\(field.name)` is required by template \(template.name): give it with --set \(field.name)=VALUE (\(field.hint))")
                 }
             }
             if let value { values.append((field.name, value)) }
+        }
+        if problems.count == 1 { throw DaybookError.usage(problems[0]) }
+        if problems.count > 1 {
+            throw DaybookError.usage("\(problems.count) fields do not fit template \(template.name); nothing saved:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
         // Template fields go first, in the template's order; other `--set` keys stay plain fields after them.
         let declared = Set(template.fields.map(\.name))
