@@ -230,3 +230,26 @@ def test_every_invalid_answer_is_reported_at_once(smoking):
                      ("craving", "answered (`2`), but it is not asked, as `when: not smoked` does not hold")]:
         line = next(i for i, l in enumerate(lines, 1) if l.startswith(key + ":"))
         assert f"{rel}:{line}: error: field `{key}`: {why}" in out, out
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup installs it)")
+def test_the_prompts_say_every_refused_set_value_before_asking(smoking, tmp_path):
+    """Issue 47 item 2 in a terminal: all `--set` values that do not fit are listed first, then each is asked again."""
+    diary = smoking
+    done = tmp_path / "done"
+    command = (f"cd {diary.path} && {diary.bin} new 'Summary' --template smoking --set smoked=perhaps --set craving=9 "
+               f"-m 'x'; echo $? > {done}")
+    tmux = Tmux(tmp_path / "s.sock", dict(diary.env, TERM="xterm"), "sh", "-c", command + "; sleep 30")
+    try:
+        tmux.wait_for(lambda: "Did you smoke today?" in tmux.screen(), "the first question")
+        screen = tmux.screen()
+        assert "2 values given with --set do not fit; asked again below:" in screen, screen
+        assert screen.index("--set smoked=perhaps: field `smoked`: `perhaps` is not yes or no") < screen.index("--set craving=9: field `craving`: 9 is off the scale 1–5")
+        assert screen.index("craving=9") < screen.index("Did you smoke today?")
+        tmux.answer("Did you smoke today?", "no")
+        tmux.answer("How strong was the craving?", "3")
+        tmux.wait_for(done.exists, "daybook to end")
+    finally:
+        tmux.kill()
+    assert done.read_text().strip() == "0"
+    assert "smoked: false\ncraving: 3\n" in entry_text(diary, "summary")

@@ -122,6 +122,19 @@ public enum TemplateFill {
         return answers.filter { !skipped.contains($0.key) }
     }
 
+    /// Each `--set` value that does not fit its field by the field's own rules, as
+    /// `--set KEY=VALUE: field `KEY`: why`, in the template's order: the prompts say them all
+    /// before asking again for each in turn.
+    public static func givenRejections(_ template: Template, draft: EntryDraft) -> [String] {
+        template.fields.compactMap { field in
+            guard let given = given(field.name, in: draft) else { return nil }
+            let text = draft.setText[field.name]
+            do { _ = try field.value(fromGiven: given, text: text); return nil } catch let r as FieldRejection {
+                return "--set \(field.name)=\(text ?? given.stringValue ?? YAMLWriter.value(given)): field `\(field.name)`: \(r.reason)"
+            } catch { return nil }
+        }
+    }
+
     /// The value the command line gave for a field, if any.
     static func given(_ name: String, in draft: EntryDraft) -> JSONValue? {
         if name == "mood" { return draft.mood.map(JSONValue.int) }

@@ -62,6 +62,7 @@ struct New: ParsableCommand {
         if let location { try draft.setField("location", try EntryDraft.location(location)) }
         // Strokes are read before anything is written: a broken file saves nothing.
         let strokes = try ink.map { try Ink.importing($0, global: global) }
+        if Terminal.stdinIsTerminal, let template { FieldPrompt.sayRefused(try TemplateLibrary(diary: diary).require(template), draft: draft) }
         let prepared = try TemplateFill.prepare(template, diary: diary, draft: &draft, ask: Terminal.stdinIsTerminal ? FieldPrompt.ask : nil)
 
         // The body, from the first source that applies.

@@ -16,6 +16,15 @@ enum FieldPrompt {
         return readLine(strippingNewline: true)
     }
 
+    /// Before the first question: every `--set` value that does not fit, at once; each is then
+    /// asked again in its turn.
+    static func sayRefused(_ template: Template, draft: EntryDraft) {
+        let refused = TemplateFill.givenRejections(template, draft: draft)
+        guard !refused.isEmpty else { return }
+        Terminal.message("daybook: \(refused.count == 1 ? "a value" : "\(refused.count) values") given with --set \(refused.count == 1 ? "does" : "do") not fit; asked again below:")
+        for line in refused { Terminal.message("  " + line) }
+    }
+
     static func display(_ v: JSONValue) -> String {
         if case let .array(items) = v { return items.compactMap(\.stringValue).joined(separator: ", ") }
         if case let .bool(b) = v { return b ? "yes" : "no" }
