@@ -260,7 +260,7 @@ public struct FieldCondition: @unchecked Sendable {
 
     /// A value's time of day: `14:00`, the time of a date-time, or the number YAML makes of an
     /// unquoted `14:00` (base 60: 840, read as minutes).
-    static func timeOfDay(_ v: JSONValue) -> Double? {
+    public static func timeOfDay(_ v: JSONValue) -> Double? {
         switch v {
         case let .string(s):
             if let t = secondsOfDay(s) { return Double(t) }

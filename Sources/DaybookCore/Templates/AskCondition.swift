@@ -60,7 +60,9 @@ public indirect enum AskCondition: Sendable, Equatable {
             return op == .notEqual ? !hit : op == .equal && hit
         }
         let order: ComparisonResult?
-        if let a = field.numberValue(value), let b = field.numberValue(literal) {
+        if field.kind == .time, let a = FieldCondition.timeOfDay(value), let b = FieldCondition.timeOfDay(literal) {
+            order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+        } else if let a = field.numberValue(value), let b = field.numberValue(literal) {
             order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
         } else if case let .bool(a) = value, case let .bool(b) = literal {
             order = a == b ? .orderedSame : nil
@@ -217,8 +219,8 @@ struct AskConditionParser {
             return .answered(name)
         }
         _ = next()
-        if op != .equal, op != .notEqual, ![.number, .scale, .date].contains(field.kind) {
-            throw FieldRejection("`\(s)` compares numbers, scales and dates; `\(name)` is a \(field.kind.rawValue) field")
+        if op != .equal, op != .notEqual, ![.number, .integer, .scale, .date, .time].contains(field.kind) {
+            throw FieldRejection("`\(s)` compares numbers, integers, scales, dates and times; `\(name)` is a \(field.kind.rawValue) field")
         }
         return .compare(name, op, try literal(for: field))
     }

@@ -4,7 +4,7 @@ import Yams
 
 public struct TemplateField: Sendable {
     public enum Kind: String, CaseIterable, Sendable {
-        case text, number, scale, choice, multi, date, bool
+        case text, number, integer, scale, choice, multi, date, time, bool
     }
 
     public var name: String
@@ -12,7 +12,7 @@ public struct TemplateField: Sendable {
     public var required = false
     public var defaultValue: JSONValue?
     public var prompt: String?
-    /// Length limits for `text`, value limits for `number` and `scale`.
+    /// Length limits for `text`, value limits for `number`, `integer` and `scale`.
     public var min: Double?
     public var max: Double?
     public var unit: String?
@@ -80,12 +80,12 @@ public struct TemplateField: Sendable {
                 }
                 field.conditionText = text
             case "min", "max":
-                guard [.text, .number, .scale].contains(kind) else { throw problem(k, "field `\(name)`: `\(key)` applies to text, number and scale fields") }
+                guard [.text, .number, .integer, .scale].contains(kind) else { throw problem(k, "field `\(name)`: `\(key)` applies to text, number, integer and scale fields") }
                 let d = try number()
                 if kind != .number, d != d.rounded() { throw problem(v, "field `\(name)`: `\(key)` must be a whole number") }
                 if key == "min" { field.min = d } else { field.max = d }
             case "unit":
-                guard kind == .number else { throw problem(k, "field `\(name)`: `unit` applies to number fields") }
+                guard kind == .number || kind == .integer else { throw problem(k, "field `\(name)`: `unit` applies to number and integer fields") }
                 field.unit = v.string
             case "options":
                 guard kind == .choice || kind == .multi else { throw problem(k, "field `\(name)`: `options` applies to choice and multi fields") }
@@ -125,17 +125,18 @@ public struct TemplateField: Sendable {
             if let max { return "at most \(Int(max)) characters" }
             if let min { return "at least \(Int(min)) characters" }
             return ""
-        case .number:
+        case .number, .integer:
             var parts: [String] = []
             if let min, let max { parts.append("\(JSONValue.format(min))–\(JSONValue.format(max))") }
             else if let min { parts.append("at least \(JSONValue.format(min))") }
             else if let max { parts.append("at most \(JSONValue.format(max))") }
             if let unit { parts.append(unit) }
-            return parts.isEmpty ? "a number" : parts.joined(separator: " ")
+            return parts.isEmpty ? (kind == .integer ? "a whole number" : "a number") : parts.joined(separator: " ")
         case .scale: return "\(Int(min ?? 0))–\(Int(max ?? 0))"
         case .choice: return options.joined(separator: " / ")
         case .multi: return "any of " + options.joined(separator: ", ") + "; separate with commas"
         case .date: return "YYYY-MM-DD"
+        case .time: return "HH:MM"
         case .bool: return "yes/no"
         }
     }

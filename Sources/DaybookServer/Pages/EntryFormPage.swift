@@ -95,6 +95,12 @@ struct EntryFormPage {
         case .number:
             return control(name: f.name, label: label,
                            html: "<input type=\"number\" step=\"any\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")
+        case .integer:
+            return control(name: f.name, label: label,
+                           html: "<input type=\"number\" step=\"1\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")
+        case .time:
+            let shown = value.flatMap(FieldCondition.timeOfDay).map { TemplateField.timeText(Int($0)) } ?? text
+            return control(name: f.name, label: label, html: "<input type=\"time\" name=\"\(e(name))\" value=\"\(e(shown))\"\(required)>")
         case .text:
             return control(name: f.name, label: label, html: "<input name=\"\(e(name))\" value=\"\(e(text))\" maxlength=\"\(number(f.max))\"\(required)>", hint: f.hint)
         }

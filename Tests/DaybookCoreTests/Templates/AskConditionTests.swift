@@ -83,11 +83,19 @@ final class AskConditionTests: XCTestCase {
         XCTAssertEqual(t.fieldsNotAsked { ["symptoms": .array([.string("none"), .string("cough")])][$0] }, ["since", "seen"])
     }
 
+    func testTimesAndIntegersCompareInOrder() throws {
+        let t = try Template.parse("---\nfields:\n  start:\n    type: time\n  lessons:\n    type: integer\n  lunch:\n    type: bool\n    when: start < 12:00 and lessons >= 3\n---\n",
+                                   name: "t", origin: .builtin, path: "t.md")
+        XCTAssertEqual(t.fieldsNotAsked { ["start": .string("09:15"), "lessons": .int(3)][$0] }, [])
+        XCTAssertEqual(t.fieldsNotAsked { ["start": .int(14 * 60), "lessons": .int(4)][$0] }, ["lunch"], "an unquoted 14:00 read by YAML")
+        XCTAssertEqual(t.fieldsNotAsked { ["start": .string("9:15"), "lessons": .int(2)][$0] }, ["lunch"])
+    }
+
     func testErrorsNameTheTemplateLineAndWhatIsWrong() {
         XCTAssertEqual(error("a == z"), "templates/t.md:10:11: field `f`: `when: a == z`: `a` cannot be `z`: `z` is not one of x, y")
         XCTAssertEqual(error("zz > 3"), "templates/t.md:10:11: field `f`: `when: zz > 3`: `zz` is not a field asked before this one (earlier fields: a, n)")
         XCTAssertEqual(error("f == 1"), "templates/t.md:10:11: field `f`: `when: f == 1`: `f` is not a field asked before this one (earlier fields: a, n)")
-        XCTAssertEqual(error("a < x"), "templates/t.md:10:11: field `f`: `when: a < x`: `<` compares numbers, scales and dates; `a` is a choice field")
+        XCTAssertEqual(error("a < x"), "templates/t.md:10:11: field `f`: `when: a < x`: `<` compares numbers, integers, scales, dates and times; `a` is a choice field")
         XCTAssertEqual(error("n = 3"), "templates/t.md:10:11: field `f`: `when: n = 3`: `=` alone is not a comparison: write `==`")
         XCTAssertEqual(error("n > three"), "templates/t.md:10:11: field `f`: `when: n > three`: `n` cannot be `three`: `three` is not a number")
         XCTAssertEqual(error("(n > 3"), "templates/t.md:10:11: field `f`: `when: (n > 3`: expected `)`, found the end")
