@@ -253,3 +253,41 @@ def test_the_prompts_say_every_refused_set_value_before_asking(smoking, tmp_path
         tmux.kill()
     assert done.read_text().strip() == "0"
     assert "smoked: false\ncraving: 3\n" in entry_text(diary, "summary")
+
+
+HELPED = """---
+fields:
+  room:
+    type: text
+    prompt: Which room?
+    help: The room number on the door, not the building.
+    placeholder: B 2.14
+---
+"""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/setup installs it)")
+def test_help_and_placeholder_at_the_prompt_in_the_form_and_in_json(diary, tmp_path):
+    """Issue 47 item 3: a short help text and an example answer per question."""
+    (diary.path / "templates").mkdir(exist_ok=True)
+    (diary.path / "templates" / "lesson.md").write_text(HELPED)
+    field = diary.ok("template", "show", "lesson", "--json").json()["fields"][0]
+    assert field["help"] == "The room number on the door, not the building." and field["placeholder"] == "B 2.14"
+    served = Served(diary)
+    try:
+        page = served.request("GET", "/new?template=lesson")[2].decode()
+    finally:
+        served.stop()
+    assert 'name="field:room" placeholder="B 2.14"' in page
+    assert '<span class="meta help">The room number on the door, not the building.</span>' in page
+    done = tmp_path / "done"
+    tmux = Tmux(tmp_path / "h.sock", dict(diary.env, TERM="xterm"), "sh", "-c",
+                f"cd {diary.path} && {diary.bin} new Lesson --template lesson -m x; echo $? > {done}; sleep 30")
+    try:
+        tmux.answer("Which room? (e.g. B 2.14)", "C 1.02")
+        tmux.wait_for(done.exists, "daybook to end")
+        screen = tmux.screen()
+    finally:
+        tmux.kill()
+    assert screen.index("The room number on the door") < screen.index("Which room?"), screen
+    assert "room: C 1.02\n" in entry_text(diary, "lesson")

@@ -115,6 +115,8 @@ extension TemplateField {
         if let unit { o.append(("unit", .string(unit))) }
         if !options.isEmpty { o.append(("options", .array(options.map(JSONValue.string)))) }
         if let conditionText { o.append(("when", .string(conditionText))) }
+        if let help { o.append(("help", .string(help))) }
+        if let placeholder { o.append(("placeholder", .string(placeholder))) }
         return .object(o)
     }
 }

@@ -12,6 +12,10 @@ public struct TemplateField: Sendable {
     public var required = false
     public var defaultValue: JSONValue?
     public var prompt: String?
+    /// A short help text shown with the question (at the prompt, under the form's control).
+    public var help: String?
+    /// An example answer shown greyed in the form's empty control, and at the prompt as `e.g.`.
+    public var placeholder: String?
     /// Length limits for `text`, value limits for `number`, `integer` and `scale`.
     public var min: Double?
     public var max: Double?
@@ -31,7 +35,7 @@ public struct TemplateField: Sendable {
     /// (`mood` can be declared, as a scale of the template's own.)
     static let reservedNames: Set<String> = ["date", "title", "tags", "template", "codes"]
 
-    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options", "when"]
+    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options", "when", "help", "placeholder"]
 
     /// Reads the declaration `name: {type: …, …}` (or the short form `name: type`); `problem`
     /// gives an error at the node's place in the template file. `earlier` are the fields declared
@@ -70,6 +74,8 @@ public struct TemplateField: Sendable {
                 field.required = b
             case "default": defaultNode = v
             case "prompt": field.prompt = v.string
+            case "help": field.help = v.string
+            case "placeholder": field.placeholder = v.string
             case "when":
                 // YAML reads `when: smoked` as text and `when: true` as a boolean: both are text here.
                 guard let text = v.scalar?.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {

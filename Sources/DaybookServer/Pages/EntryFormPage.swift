@@ -35,7 +35,7 @@ struct EntryFormPage {
         let tags = entry?.tags ?? template?.tags ?? []
         s += control(name: "tags", label: "Tags", html: "<input name=\"tags\" value=\"\(e(tags.joined(separator: ", ")))\" placeholder=\"fieldwork, interview\" autocomplete=\"off\">")
         let notAsked = template?.fieldsNotAsked { name in template?.field(name).flatMap(current) } ?? []
-        for field in template?.fields ?? [] { s += hiding(self.field(field), notAsked.contains(field.name)) }
+        for field in template?.fields ?? [] { s += hiding(helped(self.field(field), field), notAsked.contains(field.name)) }
         s += control(name: "body", label: "Text (Markdown)", html: "<textarea name=\"body\" rows=\"18\" required>\(e(entry?.body ?? startingBody))</textarea>")
         s += "<button type=\"submit\">Save</button>\n</form>\n"
         return s
@@ -45,6 +45,19 @@ struct EntryFormPage {
         var s = "<div class=\"control\" data-field=\"\(AppLayout.escape(name))\"><label>\(AppLayout.escape(label)) \(html)</label>"
         if let hint { s += "<span class=\"meta\">\(AppLayout.escape(hint))</span>" }
         return s + "<span class=\"field-error\" role=\"alert\"></span></div>\n"
+    }
+
+    /// A field's `placeholder` on its text box and its `help` under it.
+    func helped(_ control: String, _ f: TemplateField) -> String {
+        var out = control
+        if let p = f.placeholder {
+            let name = "name=\"\(AppLayout.escape("field:" + f.name))\""
+            out = out.replacingOccurrences(of: name, with: name + " placeholder=\"\(AppLayout.escape(p))\"")
+        }
+        if let h = f.help, let end = out.range(of: "<span class=\"field-error\"", options: .backwards) {
+            out.insert(contentsOf: "<span class=\"meta help\">\(AppLayout.escape(h))</span>", at: end.lowerBound)
+        }
+        return out
     }
 
     /// A field's control hidden (and its inputs off) when the answers so far leave it unasked;

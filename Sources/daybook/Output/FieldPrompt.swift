@@ -7,7 +7,9 @@ enum FieldPrompt {
     static func ask(_ field: TemplateField, rejection: FieldRejection?) -> String? {
         if let rejection { Terminal.message("  \(field.name): \(rejection.reason); try again") }
         var question = field.prompt ?? field.name
-        let hint = field.hint
+        if let help = field.help { Terminal.message("  " + help) }
+        var hint = field.hint
+        if let example = field.placeholder { hint += (hint.isEmpty ? "" : "; ") + "e.g. " + example }
         if !hint.isEmpty { question += " (\(hint))" }
         if let d = field.defaultValue { question += " [\(display(d))]" }
         else if !field.required { question += " [skip]" }

@@ -130,7 +130,7 @@ final class TemplateFieldTests: XCTestCase {
         }
         XCTAssertEqual(error("{type: colour}")?.message, "field `f`: unknown type `colour` (one of text, number, integer, scale, choice, multi, date, time, bool)")
         XCTAssertEqual(error("{type: colour}")?.location?.line, 3)
-        XCTAssertEqual(error("{type: text, maxx: 3}")?.message, "field `f`: unknown key `maxx` (known: type, required, default, prompt, min, max, unit, options, when)")
+        XCTAssertEqual(error("{type: text, maxx: 3}")?.message, "field `f`: unknown key `maxx` (known: type, required, default, prompt, min, max, unit, options, when, help, placeholder)")
         XCTAssertEqual(error("{prompt: x}")?.message.hasPrefix("field `f` has no `type`"), true)
         XCTAssertEqual(error("{type: scale, min: 1}")?.message, "field `f`: a scale needs `min` and `max`")
         XCTAssertEqual(error("{type: choice}")?.message, "field `f`: a choice field needs `options`")
