@@ -44,6 +44,7 @@ public final class DiaryServer: Sendable {
         CodingRoutes(access: access).add(to: router)
         StrokeRoutes(access: access).add(to: router)
         SearchRoutes(access: access).add(to: router)
+        TemplateRoutes(access: access).add(to: router)
         return router
     }
 

@@ -19,9 +19,12 @@ public struct EntryRevision: Sendable {
     /// The reasons the fields' answers do not fit the template, by field name (empty: all fit).
     public func rejections(template: Template?) -> [String: String] {
         guard let template, !fields.isEmpty else { return [:] }
-        let asked = template.fields.filter { fields[$0.name] != nil }
+        // Fields the answers leave unasked (their `when:` does not hold) are not checked: they are
+        // removed. The rest are checked as they stand, whatever their conditions.
+        let skipped = template.fieldsNotAsked(typed: fields)
+        let asked = template.fields.filter { fields[$0.name] != nil && !skipped.contains($0.name) }
         var only = template
-        only.fields = asked
+        only.fields = asked.map { var f = $0; f.condition = nil; return f }
         return TemplateFill.rejections(only, answers: fields)
     }
 
@@ -45,7 +48,13 @@ public struct EntryRevision: Sendable {
         }
         if let template {
             if let (name, reason) = rejections(template: template).first { throw DaybookError.usage("field `\(name)`: \(reason)") }
+            let skipped = fields.isEmpty ? [] : template.fieldsNotAsked(typed: fields)
             for field in template.fields {
+                if skipped.contains(field.name) {
+                    // The answers now leave this field unasked: a value it held no longer applies.
+                    if field.name == "mood" ? entry.mood != nil : entry.fields.contains(where: { $0.0 == field.name }) { text.remove(key: field.name) }
+                    continue
+                }
                 guard let answer = fields[field.name] else { continue }
                 let value = try field.value(fromAnswer: answer)
                 let current = field.name == "mood" ? entry.mood.map(JSONValue.int) : entry.fields.first { $0.0 == field.name }?.1

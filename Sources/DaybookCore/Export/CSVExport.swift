@@ -18,12 +18,20 @@ public struct CSVExport: ExportFormat {
         var fieldKeys: [String] = []
         var seen = Set(CSVExport.entryColumns)
         for e in entries { for (k, _) in e.fields where seen.insert(k).inserted { fieldKeys.append(k) } }
-        try out.write(CSVExport.row(CSVExport.entryColumns + fieldKeys))
+        // An empty cell is a question not answered; a `not_asked` column (when some entry has
+        // one) names the fields a template's `when:` left out, so the two are told apart.
+        let asked = FieldsAsked(diary: context.diary)
+        let notAsked = asked.isEmpty ? [] : entries.map { asked.notAsked(in: $0) }
+        // A template with conditions has a column for each of its fields, answered by any entry or not.
+        for e in entries { for k in asked.declared(by: e) where seen.insert(k).inserted { fieldKeys.append(k) } }
+        let notAskedColumn = notAsked.contains { !$0.isEmpty }
+        try out.write(CSVExport.row(CSVExport.entryColumns + fieldKeys + (notAskedColumn ? ["not_asked"] : [])))
         let moodScales = context.diary.moodScales
         for (i, e) in entries.enumerated() {
             var cells = [e.id, e.date.description, e.title, e.tags.joined(separator: ";"), e.mood.map(String.init) ?? "",
                          e.mood == nil ? "" : MoodScales.text(moodScales.scale(of: e)), String(e.words), unique(e.codings.map(\.code)).joined(separator: ";")]
             cells += fieldKeys.map { key in e.fields.first { $0.0 == key }.map { CSVExport.cell($0.1) } ?? "" }
+            if notAskedColumn { cells.append(notAsked[i].joined(separator: ";")) }
             try out.write(CSVExport.row(cells))
             context.progress(i + 1, entries.count)
         }

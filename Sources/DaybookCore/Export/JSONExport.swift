@@ -13,7 +13,8 @@ public struct JSONExport: ExportFormat {
         try out.write("  \"codebook\": " + indented(try context.codebookJSON()) + ",\n")
         try out.write("  \"entries\": [")
         var first = true
-        try context.forEachWithBody(entries, prepare: { JSONExport.bytes(of: $0, pretty: true) }) { json in
+        let asked = FieldsAsked(diary: context.diary)
+        try context.forEachWithBody(entries, prepare: { JSONExport.bytes(of: $0, pretty: true, notAsked: asked.notAsked(in: $0)) }) { json in
             try out.write(first ? "\n    " : ",\n    ")
             try out.write(bytes: json)
             first = false
@@ -22,10 +23,17 @@ public struct JSONExport: ExportFormat {
     }
 
     /// An entry with its body as JSON (`Entry.json`): one line, or pretty at the depth of the
-    /// document's `entries` list. Formats call it on every core.
-    static func bytes(of e: Entry, pretty: Bool) -> [UInt8] {
+    /// document's `entries` list. Formats call it on every core. `notAsked` are the template's
+    /// fields its `when:` left out, listed as `not_asked` (a field missing from `fields` and not
+    /// listed there was asked and not answered).
+    static func bytes(of e: Entry, pretty: Bool, notAsked: [String] = []) -> [UInt8] {
         var w = JSONWriter(capacity: e.body.utf8.count + 1024)
-        w.write(e.json(includeBody: true), pretty: pretty, indent: pretty ? 2 : 0)
+        var json = e.json(includeBody: true)
+        if !notAsked.isEmpty, case var .object(o) = json {
+            o.append(("not_asked", .array(notAsked.map(JSONValue.string))))
+            json = .object(o)
+        }
+        w.write(json, pretty: pretty, indent: pretty ? 2 : 0)
         return w.bytes
     }
 

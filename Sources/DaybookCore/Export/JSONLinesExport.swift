@@ -9,8 +9,9 @@ public struct JSONLinesExport: ExportFormat {
 
     public func export(_ entries: [Entry], context: ExportContext, to destination: ExportDestination) throws {
         guard case let .stream(out) = destination else { return }
+        let asked = FieldsAsked(diary: context.diary)
         try context.forEachWithBody(entries, prepare: { e -> [UInt8] in
-            var line = JSONExport.bytes(of: e, pretty: false)
+            var line = JSONExport.bytes(of: e, pretty: false, notAsked: asked.notAsked(in: e))
             line.append(0x0A)
             return line
         }) { try out.write(bytes: $0) }

@@ -199,9 +199,12 @@ public struct NumberCondition: Sendable {
     }
 }
 
-/// `--where`: `key=value`, `key!=value`, `key>=n`, `key<=n`, `key>n`, `key<n`, `key~regex`, `key`.
+/// `--where`: `key=value`, `key!=value`, `key>=n`, `key<=n`, `key>n`, `key<n`, `key~regex`, `key`;
+/// the comparisons take a date (`on>=2026-11-28`) or a time of day (`start<12:00`) as well.
 public struct FieldCondition: @unchecked Sendable {
-    enum Op { case present, equal, notEqual, number(NumberCondition), regex(Pattern) }
+    /// `day` and `time` compare a date's day number and a time's seconds after midnight, so the
+    /// numbers' rule (`NumberCondition`) decides them too.
+    enum Op { case present, equal, notEqual, number(NumberCondition), day(NumberCondition), time(NumberCondition), regex(Pattern) }
     public let key: String
     let op: Op
     let value: String
@@ -231,7 +234,47 @@ public struct FieldCondition: @unchecked Sendable {
             do { op = .regex(try Pattern(value, ignoreCase: true)) } catch let e as DaybookError {
                 throw DaybookError.usage("--where `\(text)`: \(e.message)")
             }
-        default: op = .number(try NumberCondition(o + value, what: "--where \(key)"))
+        default:
+            if let day = LocalDay.parse(Substring(value)) {
+                op = .day(try NumberCondition(o + String(day.ordinal), what: "--where \(key)"))
+            } else if let seconds = FieldCondition.secondsOfDay(value) {
+                op = .time(try NumberCondition(o + String(seconds), what: "--where \(key)"))
+            } else {
+                guard let cond = try? NumberCondition(o + value, what: "--where \(key)") else {
+                    throw DaybookError.usage("--where `\(text)`: cannot read `\(value)` after `\(o)`: compare with a number, a date (YYYY-MM-DD) or a time of day (HH:MM)")
+                }
+                op = .number(cond)
+            }
+        }
+    }
+
+    /// `H:MM` or `HH:MM:SS` as seconds after midnight.
+    static func secondsOfDay(_ s: String) -> Int? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
+              let h = Int(parts[0]), let m = Int(parts[1]), parts[1].count == 2, (0...23).contains(h), (0...59).contains(m) else { return nil }
+        let sec = parts.count == 3 ? Int(parts[2]) : 0
+        guard let sec, (0...59).contains(sec), parts.count == 2 || parts[2].count == 2 else { return nil }
+        return h * 3600 + m * 60 + sec
+    }
+
+    /// A value's day: a date, or the day of a date-time.
+    static func dayOrdinal(_ v: JSONValue) -> Double? {
+        guard case let .string(s) = v, let day = LocalDay.parse(Substring(s.prefix(10))) else { return nil }
+        return Double(day.ordinal)
+    }
+
+    /// A value's time of day: `14:00`, the time of a date-time, or the number YAML makes of an
+    /// unquoted `14:00` (base 60: 840, read as minutes).
+    public static func timeOfDay(_ v: JSONValue) -> Double? {
+        switch v {
+        case let .string(s):
+            if let t = secondsOfDay(s) { return Double(t) }
+            guard s.count > 11, LocalDay.parse(Substring(s.prefix(10))) != nil else { return nil }
+            let rest = s.dropFirst(11).prefix { $0.isNumber || $0 == ":" }
+            return secondsOfDay(String(rest)).map(Double.init)
+        case let .int(minutes) where (0..<1440).contains(minutes): return Double(minutes * 60)
+        default: return nil
         }
     }
 
@@ -251,6 +294,8 @@ public struct FieldCondition: @unchecked Sendable {
         case .equal: return values.contains { $0.stringValue?.lowercased() == value.lowercased() }
         case .notEqual: return !values.contains { $0.stringValue?.lowercased() == value.lowercased() }
         case let .number(cond): return values.contains { $0.doubleValue.map(cond.holds) ?? false }
+        case let .day(cond): return values.contains { FieldCondition.dayOrdinal($0).map(cond.holds) ?? false }
+        case let .time(cond): return values.contains { FieldCondition.timeOfDay($0).map(cond.holds) ?? false }
         case let .regex(re):
             return values.contains { item in
                 guard var s = item.stringValue else { return false }

@@ -12,6 +12,9 @@ public struct Statistics: Sendable {
     public var mondayFirst: Bool
     /// Moods are averaged on the diary's scale, each first mapped from its own (see MoodScales).
     public var moodScales: MoodScales
+    /// Which template fields were not asked (their `when:` did not hold), so `--field` counts
+    /// "not asked" apart from "not answered"; nil counts neither.
+    public var fieldsAsked: FieldsAsked?
 
     public init(today: LocalDay, mondayFirst: Bool, moodScales: MoodScales = MoodScales(diary: 1...5)) {
         self.today = today
@@ -157,7 +160,7 @@ public struct Statistics: Sendable {
             day.entries += 1
             if let m = e.mood { day.add(mood: m, on: moodScales.scale(of: e)) }
             t.days[e.date.day.ordinal] = day
-            t.field?.add(e)
+            t.field?.add(e, asked: field.flatMap { fieldsAsked?.asked($0, in: e) })
         }
         return t
     }
@@ -278,7 +281,7 @@ public struct Statistics: Sendable {
                 row.entries += 1
                 row.words += e.words
                 if let m = scales.onDiaryScale(e) { row.mood.add(moodScales.onDiaryScale(m, from: scales.diary)) }
-                row.field?.add(e)
+                row.field?.add(e, asked: field.flatMap { fieldsAsked?.asked($0, in: e) })
                 rows[key] = row
             }
         }
@@ -360,6 +363,10 @@ public struct FieldTally: Sendable, Equatable {
     public var entries = 0
     /// Whether some value was not a number.
     public var hasText = false
+    /// Entries whose template asked for the field and have no answer.
+    public var notAnswered = 0
+    /// Entries whose template did not ask for the field: its `when:` did not hold.
+    public var notAsked = 0
 
     public init(_ key: String) { self.key = key }
 
@@ -370,8 +377,14 @@ public struct FieldTally: Sendable, Equatable {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    public mutating func add(_ e: Entry) {
-        guard let v = e.value(at: key), v != .null else { return }
+    /// Adds an entry; `asked` says whether its template asked for the field (nil: no template
+    /// condition decides it, and an entry without it is neither).
+    public mutating func add(_ e: Entry, asked: Bool? = nil) {
+        if asked == false { notAsked += 1; return }
+        guard let v = e.value(at: key), v != .null else {
+            if asked == true { notAnswered += 1 }
+            return
+        }
         entries += 1
         let items: [JSONValue]
         if case let .array(list) = v { items = list; hasText = true } else { items = [v] }
@@ -388,7 +401,8 @@ public struct FieldTally: Sendable, Equatable {
     public var json: JSONValue {
         .object([("key", .string(key)), ("values", .int(values.count)), ("average", Statistics.json(values.value)),
                  ("min", Statistics.json(values.min)), ("max", Statistics.json(values.max)),
-                 ("entries", .int(entries)), ("numeric", .bool(isNumeric)),
+                 ("entries", .int(entries)), ("not_answered", .int(notAnswered)), ("not_asked", .int(notAsked)),
+                 ("numeric", .bool(isNumeric)),
                  ("counts", .array(ranked.map { .object([("value", .string($0.value)), ("entries", .int($0.entries))]) }))])
     }
 }

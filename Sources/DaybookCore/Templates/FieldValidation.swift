@@ -28,6 +28,15 @@ extension TemplateField {
         case .scale:
             guard let i = Int(t) else { throw FieldRejection("`\(t)` is not a whole number on the scale \(hint)") }
             value = .int(i)
+        case .integer:
+            var n = t
+            if let unit, !unit.isEmpty, n.hasSuffix(unit) { n = String(n.dropLast(unit.count)).trimmingCharacters(in: .whitespaces) }
+            guard let i = Int(n) else { throw FieldRejection("`\(t)` is not a whole number") }
+            value = .int(i)
+        case .time:
+            // Written zero-padded, so times sort and compare as text too.
+            guard let s = FieldCondition.secondsOfDay(t) else { throw FieldRejection("`\(t)` is not a time of day (HH:MM)") }
+            value = .string(TemplateField.timeText(s))
         case .choice:
             value = .string(try option(answering: t))
         case .multi:
@@ -112,6 +121,16 @@ extension TemplateField {
             let unitText = unit.map { " " + $0 } ?? ""
             if let min, d < min { return "\(JSONValue.format(d)) is below the minimum \(JSONValue.format(min))\(unitText)" }
             if let max, d > max { return "\(JSONValue.format(d)) is above the maximum \(JSONValue.format(max))\(unitText)" }
+        case .integer:
+            guard case let .int(i) = value else { return "must be a whole number, not \(describe(value))" }
+            let unitText = unit.map { " " + $0 } ?? ""
+            if let min, Double(i) < min { return "\(i) is below the minimum \(JSONValue.format(min))\(unitText)" }
+            if let max, Double(i) > max { return "\(i) is above the maximum \(JSONValue.format(max))\(unitText)" }
+        case .time:
+            // An unquoted 14:00 is the number 840 to YAML (base 60): a hand-written time is still one.
+            guard FieldCondition.timeOfDay(value) != nil, value.stringValue.map({ !$0.contains("-") }) ?? true else {
+                return "must be a time of day (HH:MM), not \(describe(value))"
+            }
         case .scale:
             guard case let .int(i) = value else { return "must be a whole number on the scale \(hint), not \(describe(value))" }
             if let min, let max, Double(i) < min || Double(i) > max { return "\(i) is off the scale \(hint)" }
@@ -155,6 +174,12 @@ extension TemplateField {
     }
 
     func describe(_ v: JSONValue) -> String { v.described }
+
+    /// Seconds after midnight as `HH:MM`, or `HH:MM:SS` when there are seconds.
+    public static func timeText(_ seconds: Int) -> String {
+        let h = seconds / 3600, m = seconds / 60 % 60, s = seconds % 60
+        return s == 0 ? String(format: "%02d:%02d", h, m) : String(format: "%02d:%02d:%02d", h, m, s)
+    }
 }
 
 extension JSONValue {

@@ -80,7 +80,8 @@ public struct Template: Sendable {
                     guard let fieldName = fieldKey.string, Template.isValidName(fieldName) else {
                         throw problem(fieldKey, "a field name is letters, digits, _ and -")
                     }
-                    template.fields.append(try TemplateField.parse(name: fieldName, keyNode: fieldKey, node: declaration, problem: problem))
+                    template.fields.append(try TemplateField.parse(name: fieldName, keyNode: fieldKey, node: declaration,
+                                                                   earlier: template.fields, problem: problem))
                 }
             default:
                 let close = keys.min { editDistance($0, key) < editDistance($1, key) } ?? ""
@@ -122,6 +123,9 @@ extension TemplateField {
         if let max { o.append(("max", .double(max))) }
         if let unit { o.append(("unit", .string(unit))) }
         if !options.isEmpty { o.append(("options", .array(options.map(JSONValue.string)))) }
+        if let conditionText { o.append(("when", .string(conditionText))) }
+        if let help { o.append(("help", .string(help))) }
+        if let placeholder { o.append(("placeholder", .string(placeholder))) }
         return .object(o)
     }
 }

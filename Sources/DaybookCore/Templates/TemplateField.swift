@@ -4,7 +4,7 @@ import Yams
 
 public struct TemplateField: Sendable {
     public enum Kind: String, CaseIterable, Sendable {
-        case text, number, scale, choice, multi, date, bool
+        case text, number, integer, scale, choice, multi, date, time, bool
     }
 
     public var name: String
@@ -12,11 +12,19 @@ public struct TemplateField: Sendable {
     public var required = false
     public var defaultValue: JSONValue?
     public var prompt: String?
-    /// Length limits for `text`, value limits for `number` and `scale`.
+    /// A short help text shown with the question (at the prompt, under the form's control).
+    public var help: String?
+    /// An example answer shown greyed in the form's empty control, and at the prompt as `e.g.`.
+    public var placeholder: String?
+    /// Length limits for `text`, value limits for `number`, `integer` and `scale`.
     public var min: Double?
     public var max: Double?
     public var unit: String?
     public var options: [String] = []
+    /// `when:`: asked only when this holds for the earlier answers (nil: always asked).
+    public var condition: AskCondition?
+    /// The condition as the template writes it, for messages.
+    public var conditionText: String?
 
     public init(name: String, kind: Kind) {
         self.name = name
@@ -27,11 +35,13 @@ public struct TemplateField: Sendable {
     /// (`mood` can be declared, as a scale of the template's own.)
     static let reservedNames: Set<String> = ["date", "title", "tags", "template", "codes"]
 
-    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options"]
+    static let keys = ["type", "required", "default", "prompt", "min", "max", "unit", "options", "when", "help", "placeholder"]
 
     /// Reads the declaration `name: {type: …, …}` (or the short form `name: type`); `problem`
-    /// gives an error at the node's place in the template file.
-    static func parse(name: String, keyNode: Node, node: Node, problem: (Node, String) -> DaybookError) throws -> TemplateField {
+    /// gives an error at the node's place in the template file. `earlier` are the fields declared
+    /// before this one, the only ones its `when:` may read.
+    static func parse(name: String, keyNode: Node, node: Node, earlier: [TemplateField] = [],
+                      problem: (Node, String) -> DaybookError) throws -> TemplateField {
         if reservedNames.contains(name) {
             throw problem(keyNode, "a template cannot declare the field `\(name)`: daybook sets it itself")
         }
@@ -64,13 +74,24 @@ public struct TemplateField: Sendable {
                 field.required = b
             case "default": defaultNode = v
             case "prompt": field.prompt = v.string
+            case "help": field.help = v.string
+            case "placeholder": field.placeholder = v.string
+            case "when":
+                // YAML reads `when: smoked` as text and `when: true` as a boolean: both are text here.
+                guard let text = v.scalar?.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw problem(v, "field `\(name)`: `when` must be a condition on earlier answers, such as `smoked == true`")
+                }
+                do { field.condition = try AskConditionParser.parse(text, earlier: earlier) } catch let r as FieldRejection {
+                    throw problem(v, "field `\(name)`: `when: \(text)`: \(r.reason)")
+                }
+                field.conditionText = text
             case "min", "max":
-                guard [.text, .number, .scale].contains(kind) else { throw problem(k, "field `\(name)`: `\(key)` applies to text, number and scale fields") }
+                guard [.text, .number, .integer, .scale].contains(kind) else { throw problem(k, "field `\(name)`: `\(key)` applies to text, number, integer and scale fields") }
                 let d = try number()
                 if kind != .number, d != d.rounded() { throw problem(v, "field `\(name)`: `\(key)` must be a whole number") }
                 if key == "min" { field.min = d } else { field.max = d }
             case "unit":
-                guard kind == .number else { throw problem(k, "field `\(name)`: `unit` applies to number fields") }
+                guard kind == .number || kind == .integer else { throw problem(k, "field `\(name)`: `unit` applies to number and integer fields") }
                 field.unit = v.string
             case "options":
                 guard kind == .choice || kind == .multi else { throw problem(k, "field `\(name)`: `options` applies to choice and multi fields") }
@@ -110,18 +131,19 @@ public struct TemplateField: Sendable {
             if let max { return "at most \(Int(max)) characters" }
             if let min { return "at least \(Int(min)) characters" }
             return ""
-        case .number:
+        case .number, .integer:
             var parts: [String] = []
             if let min, let max { parts.append("\(JSONValue.format(min))–\(JSONValue.format(max))") }
             else if let min { parts.append("at least \(JSONValue.format(min))") }
             else if let max { parts.append("at most \(JSONValue.format(max))") }
             if let unit { parts.append(unit) }
-            return parts.isEmpty ? "a number" : parts.joined(separator: " ")
+            return parts.isEmpty ? (kind == .integer ? "a whole number" : "a number") : parts.joined(separator: " ")
         case .scale: return "\(Int(min ?? 0))–\(Int(max ?? 0))"
         // Numbered: an option's number, or the start of its name, answers too.
         case .choice: return options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: " / ")
         case .multi: return "any of " + options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", ") + "; separate with commas"
         case .date: return "YYYY-MM-DD"
+        case .time: return "HH:MM"
         case .bool: return "yes/no"
         }
     }

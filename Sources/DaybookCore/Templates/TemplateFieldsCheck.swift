@@ -31,14 +31,23 @@ struct TemplateFieldsCheck: DiaryCheck {
     func problems(of entry: Entry, against template: Template, diary: Diary, text: EntryText? = nil) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var lines = text
+        let skipped = template.fieldsNotAsked(in: entry)
         for field in template.fields {
             let value = entry.field(field.name)
-            guard let reason = field.reason(rejecting: value) else { continue }
+            let reason: String
+            if skipped.contains(field.name) {
+                // An answer to a question that did not apply: hand-edited, or the answer it hangs on changed.
+                guard let value, value != .null else { continue }
+                reason = "answered (\(value.described)), but \(template.notAskedReason(field))"
+            } else {
+                guard let r = field.reason(rejecting: value) else { continue }
+                reason = r + " (template \(template.name))"
+            }
             if lines == nil, let text = try? String(contentsOf: diary.url(entry.path), encoding: .utf8) {
                 lines = try? EntryText(text, path: entry.path)
             }
             let line = lines?.span(of: field.name).map { $0.lowerBound + 1 } ?? 1
-            out.append(Diagnostic(.error, "field `\(field.name)`: \(reason) (template \(template.name))",
+            out.append(Diagnostic(.error, "field `\(field.name)`: \(reason)",
                                   at: SourceLocation(path: diary.displayPath(entry.path), line: line)))
         }
         return out

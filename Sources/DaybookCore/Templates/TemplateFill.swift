@@ -14,14 +14,36 @@ public enum TemplateFill {
         draft.template = template.name
         draft.tags = template.tags + draft.tags
         var values: [(String, JSONValue)] = []
+        // Without a terminal, every value that does not fit is gathered and all are said at once.
+        var problems: [String] = []
+        var rejected = Set<String>()
         for field in template.fields {
             var value: JSONValue?
             var rejection: FieldRejection?
+            // A follow-up whose condition does not hold for the answers so far is not asked and
+            // not written; a value given for it anyway is refused, never dropped unsaid.
+            // When an answer it reads was itself refused, whether it is asked cannot be told: a value
+            // given for it is checked by its own rules, and a missing one is not reported.
+            let undecided = field.condition.map { !rejected.isDisjoint(with: $0.fieldNames) } ?? false
+            if let condition = field.condition, !undecided,
+               !condition.holds(template.fields, answer: { n in values.first { $0.0 == n }?.1 }) {
+                if let given = given(field.name, in: draft), given != .null {
+                    let shown = draft.setText[field.name] ?? given.stringValue ?? YAMLWriter.value(given)
+                    let problem = "--set \(field.name)=\(shown): field `\(field.name)`: \(template.notAskedReason(field))"
+                    guard ask == nil else { throw DaybookError.usage(problem) }
+                    problems.append(problem)
+                }
+                continue
+            }
             if let given = given(field.name, in: draft) {
                 let text = draft.setText[field.name]
                 do { value = try field.value(fromGiven: given, text: text) } catch let r as FieldRejection {
                     let shown = text ?? given.stringValue ?? YAMLWriter.value(given)
-                    guard ask != nil else { throw DaybookError.usage("--set \(field.name)=\(shown): field `\(field.name)`: \(r.reason) (template \(template.name))") }
+                    guard ask != nil else {
+                        problems.append("--set \(field.name)=\(shown): field `\(field.name)`: \(r.reason) (template \(template.name))")
+                        rejected.insert(field.name)
+                        continue
+                    }
                     rejection = r
                 }
                 if value != nil { values.append((field.name, value ?? .null)); continue }
@@ -30,11 +52,15 @@ public enum TemplateFill {
                 value = try answer(field, rejection: rejection, ask: ask)
             } else {
                 value = field.defaultValue
-                if value == nil && field.required {
-                    throw DaybookError.usage("field `\(field.name)` is required by template \(template.name): give it with --set \(field.name)=VALUE (\(field.hint))")
+                if value == nil && field.required && !undecided {
+                    problems.append("field `\(field.name)` is required by template \(template.name): give it with --set \(field.name)=VALUE (\(field.hint))")
                 }
             }
             if let value { values.append((field.name, value)) }
+        }
+        if problems.count == 1 { throw DaybookError.usage(problems[0]) }
+        if problems.count > 1 {
+            throw DaybookError.usage("\(problems.count) fields do not fit template \(template.name); nothing saved:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
         }
         // Template fields go first, in the template's order; other `--set` keys stay plain fields after them.
         let declared = Set(template.fields.map(\.name))
@@ -70,9 +96,12 @@ public enum TemplateFill {
 
     /// Every field's answer checked at once, as a form needs it: the reason for each field whose
     /// answer does not fit (or is required and missing), by field name; empty when all fit.
+    /// A field not asked (its `when:` does not hold for the answers) has no reason: its answer is
+    /// not written (`answersAsked`).
     public static func rejections(_ template: Template, answers: [String: String]) -> [String: String] {
         var reasons: [String: String] = [:]
-        for field in template.fields {
+        let skipped = template.fieldsNotAsked(typed: answers)
+        for field in template.fields where !skipped.contains(field.name) {
             do {
                 if try field.value(fromAnswer: answers[field.name] ?? "") == nil, field.defaultValue == nil, field.required {
                     reasons[field.name] = "required, but missing"
@@ -84,6 +113,26 @@ public enum TemplateFill {
             }
         }
         return reasons
+    }
+
+    /// The answers a form sent without those to fields its other answers leave unasked: a form
+    /// hides such a field, and what it still held is not written.
+    public static func answersAsked(_ template: Template, answers: [String: String]) -> [String: String] {
+        let skipped = template.fieldsNotAsked(typed: answers)
+        return answers.filter { !skipped.contains($0.key) }
+    }
+
+    /// Each `--set` value that does not fit its field by the field's own rules, as
+    /// `--set KEY=VALUE: field `KEY`: why`, in the template's order: the prompts say them all
+    /// before asking again for each in turn.
+    public static func givenRejections(_ template: Template, draft: EntryDraft) -> [String] {
+        template.fields.compactMap { field in
+            guard let given = given(field.name, in: draft) else { return nil }
+            let text = draft.setText[field.name]
+            do { _ = try field.value(fromGiven: given, text: text); return nil } catch let r as FieldRejection {
+                return "--set \(field.name)=\(text ?? given.stringValue ?? YAMLWriter.value(given)): field `\(field.name)`: \(r.reason)"
+            } catch { return nil }
+        }
     }
 
     /// The value the command line gave for a field, if any.

@@ -398,6 +398,8 @@ function setUpForm() {
     location.href = "/entries/" + encodeURIComponent(editing ? id : r.data.id);
   });
 
+  setUpConditions(form, collect);
+
   if (editing) {
     // Tell early that the file changed on disk; what was typed stays in the form.
     watch(`/api/entries/${encodeURIComponent(id)}/version`, (d) => d.version, () => {
@@ -405,6 +407,32 @@ function setUpForm() {
       document.getElementById("conflict-reload").href = `/entries/${encodeURIComponent(id)}/edit`;
     }, version);
   }
+}
+
+// ---- Conditions: a field whose `when:` does not hold for the answers so far is hidden.
+
+function setUpConditions(form, collect) {
+  const template = form.dataset.conditions;
+  if (!template) return;
+  let asked = 0;
+  // The server decides which fields are not asked (the same rule as `new` at a terminal and the
+  // save); only the newest answer's reply is applied.
+  async function update() {
+    const mine = ++asked;
+    const r = await api("POST", `/api/templates/${encodeURIComponent(template)}/not-asked`, { fields: collect().fields });
+    if (mine !== asked || !r.ok || !r.data) return;
+    const notAsked = new Set(r.data.not_asked || []);
+    for (const control of form.querySelectorAll("[data-field]")) {
+      const inputs = control.querySelectorAll("[name^='field:']");
+      if (!inputs.length) continue;
+      const off = notAsked.has(control.dataset.field);
+      control.hidden = off;
+      inputs.forEach((i) => { i.disabled = off; });
+    }
+  }
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
 }
 
 if (page === "index") setUpIndex();

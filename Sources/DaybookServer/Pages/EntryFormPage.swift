@@ -22,7 +22,9 @@ struct EntryFormPage {
             for n in names { s += "<option\(n == template?.name ? " selected" : "")>\(e(n))</option>" }
             s += "</select></label> <button type=\"submit\">Use</button></form>\n"
         }
-        s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
+        // A template with `when:` conditions: the script asks the server which fields to hide as answers change.
+        let conditional = template?.hasConditions == true ? " data-conditions=\"\(e(template?.name ?? ""))\"" : ""
+        s += "<form id=\"entry-form\" class=\"entry-form\"\(conditional) novalidate>\n"
         s += "<p class=\"error\" role=\"alert\" id=\"form-error\"></p>\n"
         s += "<p class=\"conflict\" role=\"alert\" id=\"form-conflict\" hidden>This entry changed on disk since you opened it. "
         s += "Nothing was overwritten, and your text is still here. <a href=\"\" id=\"conflict-reload\">Open the new version</a> (copy your text first).</p>\n"
@@ -32,7 +34,8 @@ struct EntryFormPage {
         }
         let tags = entry?.tags ?? template?.tags ?? []
         s += control(name: "tags", label: "Tags", html: "<input name=\"tags\" value=\"\(e(tags.joined(separator: ", ")))\" placeholder=\"fieldwork, interview\" autocomplete=\"off\">")
-        for field in template?.fields ?? [] { s += self.field(field) }
+        let notAsked = template?.fieldsNotAsked { name in template?.field(name).flatMap(current) } ?? []
+        for field in template?.fields ?? [] { s += hiding(helped(self.field(field), field), notAsked.contains(field.name)) }
         s += control(name: "body", label: "Text (Markdown)", html: "<textarea name=\"body\" rows=\"18\" required>\(e(entry?.body ?? startingBody))</textarea>")
         s += "<button type=\"submit\">Save</button>\n</form>\n"
         return s
@@ -42,6 +45,26 @@ struct EntryFormPage {
         var s = "<div class=\"control\" data-field=\"\(AppLayout.escape(name))\"><label>\(AppLayout.escape(label)) \(html)</label>"
         if let hint { s += "<span class=\"meta\">\(AppLayout.escape(hint))</span>" }
         return s + "<span class=\"field-error\" role=\"alert\"></span></div>\n"
+    }
+
+    /// A field's `placeholder` on its text box and its `help` under it.
+    func helped(_ control: String, _ f: TemplateField) -> String {
+        var out = control
+        if let p = f.placeholder {
+            let name = "name=\"\(AppLayout.escape("field:" + f.name))\""
+            out = out.replacingOccurrences(of: name, with: name + " placeholder=\"\(AppLayout.escape(p))\"")
+        }
+        if let h = f.help, let end = out.range(of: "<span class=\"field-error\"", options: .backwards) {
+            out.insert(contentsOf: "<span class=\"meta help\">\(AppLayout.escape(h))</span>", at: end.lowerBound)
+        }
+        return out
+    }
+
+    /// A field's control hidden (and its inputs off) when the answers so far leave it unasked;
+    /// the script shows it again when they change.
+    func hiding(_ control: String, _ hidden: Bool) -> String {
+        guard hidden else { return control }
+        return control.replacingOccurrences(of: "<div class=\"control\"", with: "<div hidden class=\"control\"")
     }
 
     /// The current value of a field: the entry's, else the template's default.
@@ -85,6 +108,12 @@ struct EntryFormPage {
         case .number:
             return control(name: f.name, label: label,
                            html: "<input type=\"number\" step=\"any\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")
+        case .integer:
+            return control(name: f.name, label: label,
+                           html: "<input type=\"number\" step=\"1\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")
+        case .time:
+            let shown = value.flatMap(FieldCondition.timeOfDay).map { TemplateField.timeText(Int($0)) } ?? text
+            return control(name: f.name, label: label, html: "<input type=\"time\" name=\"\(e(name))\" value=\"\(e(shown))\"\(required)>")
         case .text:
             return control(name: f.name, label: label, html: "<input name=\"\(e(name))\" value=\"\(e(text))\" maxlength=\"\(number(f.max))\"\(required)>", hint: f.hint)
         }

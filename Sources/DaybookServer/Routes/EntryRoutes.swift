@@ -51,11 +51,13 @@ struct EntryRoutes {
 
     /// A new entry as `new` makes it: the template's fields checked by its rules, one commit.
     static func create(_ body: RequestBody, in diary: Diary) throws -> Response {
-        let answers = try body.answers("fields")
+        var answers = try body.answers("fields")
         let templateName = try body.string("template").flatMap { $0.isEmpty ? nil : $0 }
         do {
             let template = try templateName.map { try TemplateLibrary(diary: diary).require($0) }
             if let template {
+                // A field the form hid (its `when:` does not hold) is not written, whatever it held.
+                answers = TemplateFill.answersAsked(template, answers: answers)
                 let reasons = TemplateFill.rejections(template, answers: answers)
                 if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons) }
             }

@@ -71,6 +71,7 @@ struct New: ParsableCommand {
         if let location { try draft.setField("location", try EntryDraft.location(location)) }
         // Strokes are read before anything is written: a broken file saves nothing.
         let strokes = try ink.map { try Ink.importing($0, global: global) }
+        if Terminal.stdinIsTerminal, let template { FieldPrompt.sayRefused(try TemplateLibrary(diary: diary).require(template), draft: draft) }
         // Whether a prompt was answered (not only Enter): then the answers are the entry, kept
         // even when the body is left as the template has it (issue 43).
         // The last text typed for a field is the one taken (a refused one is asked again), so

@@ -27,7 +27,8 @@ struct Stats: ParsableCommand {
     func run() throws {
         let diary = try global.openDiary()
         let schedule = diary.config.schedule
-        let statistics = Statistics(diary: diary)
+        var statistics = Statistics(diary: diary)
+        if field != nil { statistics.fieldsAsked = FieldsAsked(diary: diary) }
         let printer = StatsPrinter(field: field)
         // The summary of the whole diary (no filter, field or schedule) adds up the tallies kept
         // per month folder (`.daybook/cache/tallies.bin`), decoding only folders that changed.

@@ -19,7 +19,7 @@ struct FilterOptions: ParsableArguments {
     var code: [String] = []
     @Option(help: ArgumentHelp("Mood: 3, >=4, <3, 2..4.", valueName: "expr"))
     var mood: String?
-    @Option(name: .customLong("where"), help: ArgumentHelp("Front matter: key=value, key!=value, key>=n, key<n, key~regex, key.", valueName: "expr"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("Front matter: key=value, key!=value, key>=n, key<n (n a number, YYYY-MM-DD or HH:MM), key~regex, key.", valueName: "expr"))
     var wheres: [String] = []
     @Option(help: ArgumentHelp("Made from this template.", valueName: "name"), completion: Completions.templates)
     var template: String?

@@ -7,7 +7,9 @@ enum FieldPrompt {
     static func ask(_ field: TemplateField, rejection: FieldRejection?) -> String? {
         if let rejection { Terminal.message("  \(field.name): \(rejection.reason); try again") }
         var question = field.prompt ?? field.name
-        let hint = field.hint
+        if let help = field.help { Terminal.message("  " + help) }
+        var hint = field.hint
+        if let example = field.placeholder { hint += (hint.isEmpty ? "" : "; ") + "e.g. " + example }
         if !hint.isEmpty { question += " (\(hint))" }
         if let d = field.defaultValue { question += " [\(display(d))]" }
         else if !field.required { question += " [skip]" }
@@ -29,6 +31,15 @@ enum FieldPrompt {
             default: Terminal.writeErr("Please answer y or n.\n")
             }
         }
+    }
+
+    /// Before the first question: every `--set` value that does not fit, at once; each is then
+    /// asked again in its turn.
+    static func sayRefused(_ template: Template, draft: EntryDraft) {
+        let refused = TemplateFill.givenRejections(template, draft: draft)
+        guard !refused.isEmpty else { return }
+        Terminal.message("daybook: \(refused.count == 1 ? "a value" : "\(refused.count) values") given with --set \(refused.count == 1 ? "does" : "do") not fit; asked again below:")
+        for line in refused { Terminal.message("  " + line) }
     }
 
     static func display(_ v: JSONValue) -> String {

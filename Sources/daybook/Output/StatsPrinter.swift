@@ -43,6 +43,7 @@ struct StatsPrinter {
                 let more = f.counts.count > 10 ? ", \(f.counts.count - 10) more" : ""
                 row(f.key, top + more + " (\(f.entries) \(f.entries == 1 ? "entry" : "entries"))")
             }
+            if f.notAnswered + f.notAsked > 0 { row("", "not answered \(f.notAnswered), not asked \(f.notAsked)") }
         }
         row("tags", s.tags.isEmpty ? "–" : s.tags.map { Terminal.accent("#" + $0.name) + " \($0.entries)" }.joined(separator: ", "))
         row("codes", s.codes.isEmpty ? "–" : s.codes.map { "\($0.name) \($0.entries)" }.joined(separator: ", "))
@@ -135,6 +136,7 @@ struct StatsPrinter {
             } else {
                 pairs += f.ranked.map { ("\(f.key)=\($0.value)", String($0.entries)) }
             }
+            if f.notAnswered + f.notAsked > 0 { pairs += [("\(f.key)_not_answered", String(f.notAnswered)), ("\(f.key)_not_asked", String(f.notAsked))] }
         }
         pairs += schedule.flatMap { o in [("schedule_\(o.rule.template)_owed", String(o.owed)), ("schedule_\(o.rule.template)_kept", String(o.kept))] }
         Terminal.out("measure,value")

@@ -54,6 +54,31 @@ final class EntryFilterTests: XCTestCase {
         XCTAssertEqual(try titles(f, es), ["three"])
     }
 
+    func testWhereComparesDatesAndTimesOfDay() throws {
+        // A timetable's lessons: a date field, a quoted time, an unquoted one (YAML's base 60 reads 14:00 as 840).
+        let es = [entry("title: lecture\ndate: 2026-11-23 08:30\non: 2026-11-23\nstart: \"09:15\""),
+                  entry("title: lab\ndate: 2026-11-26 13:00\non: 2026-11-26\nstart: 14:00"),
+                  entry("title: exam\ndate: 2026-11-20 10:00\non: 2026-12-10\nstart: \"9:00\""),
+                  entry("title: note\ndate: 2026-11-28 19:45\nstart: soon")]
+        func wheres(_ w: String) throws -> [String] {
+            var f = EntryFilter(); f.wheres = [w]
+            return try titles(f, es)
+        }
+        XCTAssertEqual(try wheres("on>=2026-11-26"), ["lab", "exam"])
+        XCTAssertEqual(try wheres("on < 2026-11-26"), ["lecture"])
+        XCTAssertEqual(try wheres("on<=2026-11-26"), ["lecture", "lab"])
+        XCTAssertEqual(try wheres("start<12:00"), ["lecture", "exam"], "a time that is not one (`soon`) is left out")
+        XCTAssertEqual(try wheres("start>=14:00"), ["lab"])
+        XCTAssertEqual(try wheres("start>09:00"), ["lecture", "lab"])
+        XCTAssertEqual(try wheres("date<12:00"), ["lecture", "exam"], "an entry's date has its time of day")
+        XCTAssertEqual(try wheres("date>=2026-11-26"), ["lab", "note"])
+        var f = EntryFilter(); f.wheres = ["start<25:00"]
+        XCTAssertThrowsError(try f.compile(clock: clock, mondayFirst: true)) {
+            XCTAssertEqual(($0 as? DaybookError)?.message,
+                           "--where `start<25:00`: cannot read `25:00` after `<`: compare with a number, a date (YYYY-MM-DD) or a time of day (HH:MM)")
+        }
+    }
+
     func testBadExpressionsAreUsageErrors() {
         for bad in [{ (f: inout EntryFilter) in f.mood = "lots" }, { $0.wheres = ["=x"] }, { $0.wheres = ["a~("] }, { $0.from = "soon" }, { $0.last = -1 }] {
             var f = EntryFilter(); bad(&f)

@@ -36,6 +36,30 @@ final class TemplateFieldTests: XCTestCase {
         XCTAssertEqual(f.reason(rejecting: .string("45")), "must be a number, not `45`", "quoted in YAML is text, not a number")
     }
 
+    func testIntegerIsAWholeNumberWithLimitsAndUnit() throws {
+        let f = try field("{type: integer, min: 0, max: 40, unit: cigarettes}")
+        XCTAssertEqual(try f.value(fromAnswer: "12"), .int(12))
+        XCTAssertEqual(try f.value(fromAnswer: "12 cigarettes"), .int(12))
+        XCTAssertEqual(try reason("{type: integer}", answer: "2.5"), "`2.5` is not a whole number")
+        XCTAssertEqual(try reason("{type: integer, max: 40}", answer: "41"), "41 is above the maximum 40")
+        XCTAssertEqual(f.reason(rejecting: .double(2.5)), "must be a whole number, not `2.5`")
+        XCTAssertEqual(f.hint, "0–40 cigarettes")
+        XCTAssertThrowsError(try field("{type: integer, min: 0.5}"))
+    }
+
+    func testTimeIsATimeOfDayWrittenZeroPadded() throws {
+        let f = try field("{type: time, default: \"8:00\"}")
+        XCTAssertEqual(f.defaultValue, .string("08:00"))
+        XCTAssertEqual(try f.value(fromAnswer: "9:15"), .string("09:15"))
+        XCTAssertEqual(try f.value(fromAnswer: "14:05:30"), .string("14:05:30"))
+        XCTAssertEqual(try reason("{type: time}", answer: "25:00"), "`25:00` is not a time of day (HH:MM)")
+        XCTAssertEqual(try reason("{type: time}", answer: "noon"), "`noon` is not a time of day (HH:MM)")
+        XCTAssertNil(f.reason(rejecting: .int(840)), "an unquoted 14:00 is 840 to YAML, and still a time")
+        XCTAssertNil(f.reason(rejecting: .string("14:00")))
+        XCTAssertEqual(f.reason(rejecting: .string("2026-11-28")), "must be a time of day (HH:MM), not `2026-11-28`")
+        XCTAssertEqual(f.hint, "HH:MM")
+    }
+
     func testScaleIsWholeNumbersInRange() throws {
         let f = try field("{type: scale, min: 1, max: 10}")
         XCTAssertEqual(try f.value(fromAnswer: "10"), .int(10))
@@ -127,15 +151,15 @@ final class TemplateFieldTests: XCTestCase {
         func error(_ declaration: String) -> DaybookError? {
             do { _ = try field(declaration); return nil } catch { return error as? DaybookError }
         }
-        XCTAssertEqual(error("{type: colour}")?.message, "field `f`: unknown type `colour` (one of text, number, scale, choice, multi, date, bool)")
+        XCTAssertEqual(error("{type: colour}")?.message, "field `f`: unknown type `colour` (one of text, number, integer, scale, choice, multi, date, time, bool)")
         XCTAssertEqual(error("{type: colour}")?.location?.line, 3)
-        XCTAssertEqual(error("{type: text, maxx: 3}")?.message, "field `f`: unknown key `maxx` (known: type, required, default, prompt, min, max, unit, options)")
+        XCTAssertEqual(error("{type: text, maxx: 3}")?.message, "field `f`: unknown key `maxx` (known: type, required, default, prompt, min, max, unit, options, when, help, placeholder)")
         XCTAssertEqual(error("{prompt: x}")?.message.hasPrefix("field `f` has no `type`"), true)
         XCTAssertEqual(error("{type: scale, min: 1}")?.message, "field `f`: a scale needs `min` and `max`")
         XCTAssertEqual(error("{type: choice}")?.message, "field `f`: a choice field needs `options`")
         XCTAssertEqual(error("{type: number, min: 5, max: 1}")?.message, "field `f`: `min` is larger than `max`")
         XCTAssertEqual(error("{type: number, min: lots}")?.message, "field `f`: `min` must be a number")
-        XCTAssertEqual(error("{type: text, unit: cm}")?.message, "field `f`: `unit` applies to number fields")
+        XCTAssertEqual(error("{type: text, unit: cm}")?.message, "field `f`: `unit` applies to number and integer fields")
         XCTAssertEqual(error("{type: text, options: [a]}")?.message, "field `f`: `options` applies to choice and multi fields")
         XCTAssertEqual(error("{type: bool, required: maybe}")?.message, "field `f`: `required` must be true or false")
         XCTAssertEqual(error("[text]")?.message, "field `f`: write `{type: text, …}` or just the type")

@@ -38,6 +38,18 @@ final class TemplateFillTests: XCTestCase {
         XCTAssertEqual(try error(["mood=5", "emotion=" + String(repeating: "x", count: 41)])?.contains("longer than 40 characters (41)"), true)
         XCTAssertEqual(try error([]), "field `mood` is required by template emotion: give it with --set mood=VALUE (1–10)")
         XCTAssertNil(try error(["mood=1"]))
+        // Every value that does not fit is said at once, in the template's order, not only the first.
+        XCTAssertEqual(try error(["minutes=lots", "mood=11", "feeling=bored"]), """
+            3 fields do not fit template emotion; nothing saved:
+              --set mood=11: field `mood`: 11 is off the scale 1–10 (template emotion)
+              --set feeling=bored: field `feeling`: `bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (template emotion)
+              --set minutes=lots: field `minutes`: `lots` is not a number (template emotion)
+            """)
+        XCTAssertEqual(try error(["minutes=lots"]), """
+            2 fields do not fit template emotion; nothing saved:
+              field `mood` is required by template emotion: give it with --set mood=VALUE (1–10)
+              --set minutes=lots: field `minutes`: `lots` is not a number (template emotion)
+            """)
     }
 
     func testYAMLSetValuesMeetTheFieldTypes() throws {
