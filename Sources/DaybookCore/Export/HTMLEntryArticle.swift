@@ -20,7 +20,14 @@ struct HTMLEntryArticle {
             s += "</dl>\n"
         }
         s += "</header>\n<div class=\"body\">\n"
-        let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
+        // The segments come in the order of `codes:`, orphaned quotes left out: each is found
+        // from where the last one was, so two equal codings still get their own places.
+        var next = e.codings.startIndex
+        let segments = context.codedSegments(of: e).map { found -> CodedSegment in
+            let place = e.codings[next...].firstIndex(of: found.coding)
+            if let place { next = place + 1 }
+            return CodedSegment(range: found.range, code: found.coding.code, color: context.codeColor(found.coding.code), coding: place)
+        }
         let rule = context.entryLinks
         var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(
             e.body, segments: segments, unsafe: context.options.unsafeHTML,

@@ -23,7 +23,8 @@ struct EntryFormPage {
             s += "</select></label> <button type=\"submit\">Use</button></form>\n"
         }
         s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
-        s += "<p class=\"error\" role=\"alert\" id=\"form-error\"></p>\n"
+        // Not a live region of its own: the page has one (`#live`), where the script says the refusal.
+        s += "<p class=\"error\" id=\"form-error\" tabindex=\"-1\"></p>\n"
         s += "<p class=\"conflict\" role=\"alert\" id=\"form-conflict\" hidden>This entry changed on disk since you opened it. "
         s += "Nothing was overwritten, and your text is still here. <a href=\"\" id=\"conflict-reload\">Open the new version</a> (copy your text first).</p>\n"
         s += control(name: "title", label: "Title", html: "<input name=\"title\" value=\"\(e(entry?.title ?? ""))\" autocomplete=\"off\">")
@@ -38,10 +39,31 @@ struct EntryFormPage {
         return s
     }
 
-    func control(name: String, label: String, html: String, hint: String? = nil) -> String {
-        var s = "<div class=\"control\" data-field=\"\(AppLayout.escape(name))\"><label>\(AppLayout.escape(label)) \(html)</label>"
-        if let hint { s += "<span class=\"meta\">\(AppLayout.escape(hint))</span>" }
-        return s + "<span class=\"field-error\" role=\"alert\"></span></div>\n"
+    /// The id of a field's control, and of its hint and its reason (`-hint`, `-error`).
+    static func id(_ name: String) -> String {
+        "f-" + String(name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+    }
+
+    /// One field: its label tied to its control by `for`, its hint and its reason (empty until the
+    /// form is refused) as the control's description. A group of radio buttons or check boxes is
+    /// a `<fieldset>` named by its `<legend>` (`group`), never inside a `<label>`.
+    func control(name: String, label: String, html: String, hint: String? = nil, group: Bool = false) -> String {
+        let e = AppLayout.escape
+        let id = EntryFormPage.id(name)
+        let described = (hint == nil ? "" : id + "-hint ") + id + "-error"
+        var s = "<div class=\"control\" data-field=\"\(e(name))\">"
+        if group {
+            s += "<fieldset class=\"options\" id=\"\(id)\" aria-describedby=\"\(described)\"><legend>\(e(label))</legend>\(html)</fieldset>"
+        } else {
+            // The first control of `html` is the field's own: it gets the id and the description.
+            var control = html
+            if let r = control.range(of: "<input ") ?? control.range(of: "<textarea ") {
+                control.replaceSubrange(r, with: String(control[r].dropLast()) + " id=\"\(id)\" aria-describedby=\"\(described)\" ")
+            }
+            s += "<label for=\"\(id)\">\(e(label))</label> \(control)"
+        }
+        if let hint { s += "<span class=\"meta\" id=\"\(id)-hint\">\(e(hint))</span>" }
+        return s + "<span class=\"field-error\" id=\"\(id)-error\"></span></div>\n"
     }
 
     /// The current value of a field: the entry's, else the template's default.
@@ -65,18 +87,18 @@ struct EntryFormPage {
         case .scale:
             let lo = Int(f.min ?? 1), hi = Int(f.max ?? 5)
             let v = Int(text) ?? (lo + hi) / 2
-            return control(name: f.name, label: label, html: "<input type=\"range\" name=\"\(e(name))\" min=\"\(lo)\" max=\"\(hi)\" step=\"1\" value=\"\(v)\"\(required)> <output>\(v)</output>",
+            return control(name: f.name, label: label, html: "<input type=\"range\" name=\"\(e(name))\" min=\"\(lo)\" max=\"\(hi)\" step=\"1\" value=\"\(v)\"\(required)> <output aria-hidden=\"true\">\(v)</output>",
                            hint: "\(lo)–\(hi)")
         case .choice:
-            var s = "<fieldset class=\"options\">"
+            var s = ""
             for o in f.options { s += "<label><input type=\"radio\" name=\"\(e(name))\" value=\"\(e(o))\"\(o == text ? " checked" : "")\(required)> \(e(o))</label> " }
-            return control(name: f.name, label: label, html: s + "</fieldset>")
+            return control(name: f.name, label: label, html: s, group: true)
         case .multi:
             let chosen: Set<String>
             if case let .array(items)? = value { chosen = Set(items.compactMap(\.stringValue)) } else { chosen = [] }
-            var s = "<fieldset class=\"options\">"
+            var s = ""
             for o in f.options { s += "<label><input type=\"checkbox\" name=\"\(e(name))\" value=\"\(e(o))\"\(chosen.contains(o) ? " checked" : "")> \(e(o))</label> " }
-            return control(name: f.name, label: label, html: s + "</fieldset>")
+            return control(name: f.name, label: label, html: s, group: true)
         case .date:
             return control(name: f.name, label: label, html: "<input type=\"date\" name=\"\(e(name))\" value=\"\(e(text))\"\(required)>")
         case .bool:

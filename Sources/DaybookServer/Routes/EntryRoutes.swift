@@ -55,13 +55,14 @@ struct EntryRoutes {
         let templateName = try body.string("template").flatMap { $0.isEmpty ? nil : $0 }
         do {
             let template = try templateName.map { try TemplateLibrary(diary: diary).require($0) }
-            if let template {
-                let reasons = TemplateFill.rejections(template, answers: answers)
-                if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons) }
+            // A "When" that does not read is told at its field, with the template's reasons, all at once.
+            let (when, dateProblem) = try EntryRoutes.moment(body, in: diary)
+            var reasons = template.map { TemplateFill.rejections($0, answers: answers) } ?? [:]
+            if let dateProblem { reasons["date"] = dateProblem.message }
+            if let template, reasons.count > (dateProblem == nil ? 0 : 1) {
+                return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons)
             }
-            let when = try body.string("date").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }.map {
-                try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
-            } ?? diary.clock.nowLocal
+            if let dateProblem { return Refusal.response(dateProblem, fields: reasons) }
             let title = try body.string("title")?.trimmingCharacters(in: .whitespaces)
             var draft = EntryDraft(date: when, title: title?.isEmpty == false ? title : nil)
             draft.tags = try body.strings("tags") ?? []
@@ -74,6 +75,17 @@ struct EntryRoutes {
             return json(.object([("id", .string(id)), ("path", .string(rel))]), status: .created)
         } catch let e as DaybookError {
             return Refusal.response(e, fields: e.message.hasPrefix("field `") ? fieldOf(e) : [:])
+        }
+    }
+
+    /// When the new entry is dated: the form's "When" read as `new --date` reads it (now when it is
+    /// empty), or the reason it does not read.
+    static func moment(_ body: RequestBody, in diary: Diary) throws -> (LocalDateTime, DaybookError?) {
+        guard let text = try body.string("date"), !text.trimmingCharacters(in: .whitespaces).isEmpty else { return (diary.clock.nowLocal, nil) }
+        do {
+            return (try DateExpression.moment(text, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday), nil)
+        } catch let e as DaybookError {
+            return (diary.clock.nowLocal, e)
         }
     }
 
