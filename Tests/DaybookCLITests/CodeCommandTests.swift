@@ -125,6 +125,23 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertTrue(try read(p).contains("quote: \"showed me the tablet\""), "the orphan stays")
     }
 
+    func testAPaleColourIsSaidOnceWhenDefinedAndItsHighlightsAreUnderlinedDarker() throws {
+        try initDiary()
+        let pale = try ok("code", "define", "pale", "--color", "#fff176")
+        XCTAssertTrue(pale.err.contains("codebook.yml:2: warning: the colour #fff176 of `pale` has only 1.16 : 1 against white"), pale.err)
+        XCTAssertTrue(try read(diary.appendingPathComponent("codebook.yml")).contains("color: \"#fff176\""), "the colour given is kept")
+        XCTAssertFalse(try ok("code", "define", "dark", "--color", "#d1242f").err.contains("warning"))
+        _ = try newEntry("One", "-m", body)
+        try ok("code", "add", "last", "pale", "--quote", "showed me the tablet")
+        // Shown without a word: the export says nothing more, and underlines in the darker shade.
+        let site = diary.deletingLastPathComponent().appendingPathComponent("site")
+        let export = try ok("export", "html", "-o", site.path)
+        XCTAssertFalse(export.err.contains("1.16"), export.err)
+        let page = try FileManager.default.subpathsOfDirectory(atPath: site.appendingPathComponent("entries").path)
+            .filter { $0.hasSuffix(".html") }.map { try read(site.appendingPathComponent("entries/" + $0)) }.joined()
+        XCTAssertTrue(page.contains("--code: #fff176; --code-line: #"), page)
+    }
+
     func testRenameMergeAndCodebookInOneCommitEach() throws {
         try initDiary()
         try ok("code", "define", "emotions", "--description", "Feelings", "--color", "#8250df")

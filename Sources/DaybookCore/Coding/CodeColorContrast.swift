@@ -52,4 +52,19 @@ public enum CodeColorContrast {
         return String(format: "the colour %@ of `%@` has only %.2f : 1 against white (3 : 1 is needed to see it); its highlights are underlined in %@ instead",
                       hex, code, ratio, underline(hex))
     }
+
+    /// The warning as `code define` gives it: at the code's line of codebook.yml (its key's line,
+    /// found in the file as written), nil when the colour is fine.
+    public static func diagnostic(code: String, color hex: String, in diary: Diary) -> Diagnostic? {
+        guard let message = warning(code: code, color: hex) else { return nil }
+        var line: Int?
+        if let data = FileManager.default.contents(atPath: diary.codebookFile.path), let text = String(validatingUTF8Data: data) {
+            let keys = [code + ":", "\"" + code + "\":", "'" + code + "':"]
+            line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { l in
+                let t = l.drop { $0 == " " }
+                return keys.contains { t.hasPrefix($0) }
+            }.map { $0 + 1 }
+        }
+        return Diagnostic(.warning, message, at: SourceLocation(path: diary.displayPath(Codebook.fileName), line: line))
+    }
 }

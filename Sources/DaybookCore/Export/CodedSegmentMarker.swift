@@ -80,7 +80,7 @@ enum CodedSegmentMarker {
                     let line = CodeColorContrast.underline(s.color)
                     let style = "--code: \(s.color)" + (line == s.color ? "" : "; --code-line: \(line)")
                     let place = s.coding.map { " data-coding=\"\($0)\"" } ?? ""
-                    out += "<mark class=\"coded\" style=\"\(style)\" title=\"\(HTMLText.escape(s.code))\"\(place)>"
+                    out += "<mark class=\"coded\" style=\"\(style)\"\(place) title=\"\(HTMLText.escape(s.code))\">"
                 }
                 wrapped = true
             }

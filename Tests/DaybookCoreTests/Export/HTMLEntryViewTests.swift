@@ -27,10 +27,10 @@ final class HTMLEntryViewTests: DiaryTestCase {
         let diary = try fixture.open()
         let entry = try XCTUnwrap(diary.readEntry("entries/2026/11/2026-11-20-0900-ward.md").entry)
         let html = HTMLEntryView(diary: diary, unsafeHTML: false).article(entry)
-        XCTAssertTrue(html.contains("title=\"a\" data-coding=\"0\">nurse</mark>"), html)
+        XCTAssertTrue(html.contains("data-coding=\"0\" title=\"a\">nurse</mark>"), html)
         XCTAssertFalse(html.contains("data-coding=\"1\""), "the orphaned quote has no highlight")
-        XCTAssertTrue(html.contains("title=\"c\" data-coding=\"2\">tablet</mark>"), html)
-        XCTAssertTrue(html.contains("title=\"c\" data-coding=\"3\">tablet</mark>"), "an equal coding further on gets its own place: \(html)")
+        XCTAssertTrue(html.contains("data-coding=\"2\" title=\"c\">tablet</mark>"), html)
+        XCTAssertTrue(html.contains("data-coding=\"3\" title=\"c\">tablet</mark>"), "an equal coding further on gets its own place: \(html)")
     }
 
     func testTheCalendarIsHiddenFromScreenReadersAndSaidAsATableOfMonths() throws {

@@ -30,8 +30,6 @@ struct CodeDefine: ParsableCommand {
         let (existed, place) = try diary.defineCode(code, parent: parent, description: description, color: color)
         global.confirm("daybook: \(existed ? "changed" : "defined") \(code)\(place) in \(diary.displayPath(Codebook.fileName))")
         // Said here, once, when the colour is chosen; the pages then underline in the darker shade without a word.
-        if let color, let warning = CodeColorContrast.warning(code: code, color: color) {
-            Terminal.warning(Diagnostic(.warning, warning, at: SourceLocation(path: diary.displayPath(Codebook.fileName))))
-        }
+        if let color, let warning = CodeColorContrast.diagnostic(code: code, color: color, in: diary) { Terminal.warning(warning) }
     }
 }
