@@ -244,15 +244,20 @@ def test_an_invalid_form_puts_the_focus_on_the_first_invalid_field_with_its_reas
     group = browser.find_element(By.CSS_SELECTOR, "[data-field=feeling] fieldset")
     assert group.find_element(By.TAG_NAME, "legend").text == "General feeling"
     assert not browser.find_elements(By.CSS_SELECTOR, "label fieldset")
-    # Fixed by the keyboard: the When is cleared, the minutes corrected, and the entry is written.
+    # Fixed by the keyboard: the When is cleared, the mood answered with an arrow, the minutes
+    # corrected, and the entry is written.
     keys(browser, "a", modifier=Keys.CONTROL)
     keys(browser, Keys.BACKSPACE)
+    tab_to(browser, "el.name === 'field:mood'")
+    keys(browser, Keys.ARROW_RIGHT)
     tab_to(browser, "el.name === 'field:minutes'")
     keys(browser, "a", modifier=Keys.CONTROL)
     assert pointer_events(browser) == 0
     keys(browser, "45", Keys.ENTER)
     wait_for(lambda: "/entries/" in browser.current_url)
     assert diary.commits() == before + 1
+    text = (diary.path / "entries/2026/11" / (entry_id(diary, "night-shift") + ".md")).read_text()
+    assert "minutes: 45\n" in text and "mood: 6\n" in text, text
 
 
 def test_the_template_list_does_not_move_on_arrow_keys_and_keeps_what_was_typed(browser, served, diary):

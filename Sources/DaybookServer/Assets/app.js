@@ -654,9 +654,18 @@ function setUpForm() {
   const id = document.body.dataset.entry;
   let version = document.body.dataset.version;
 
+  // A slider says "not answered" until it is moved (or pressed where it stands), and then sends its
+  // value; Clear makes it unanswered again. An unanswered field is sent empty: nothing is written.
   form.querySelectorAll("input[type=range]").forEach((r) => {
     const out = r.parentNode.querySelector("output");
-    r.addEventListener("input", () => { if (out) out.textContent = r.value; });
+    // A screen reader hears "not answered" too, not the midpoint the slider stands on.
+    if (r.dataset.unanswered) r.setAttribute("aria-valuetext", "not answered");
+    const answered = () => { delete r.dataset.unanswered; r.removeAttribute("aria-valuetext"); if (out) out.textContent = r.value; };
+    r.addEventListener("input", answered);
+    r.addEventListener("change", answered);
+    r.addEventListener("pointerdown", answered);
+    const clear = r.parentNode.querySelector(".clear-answer");
+    if (clear) clear.addEventListener("click", () => { r.dataset.unanswered = "1"; r.setAttribute("aria-valuetext", "not answered"); if (out) out.textContent = "not answered"; });
   });
   keepTypedAcrossTemplates(form);
 
@@ -671,7 +680,7 @@ function setUpForm() {
       const inputs = control.querySelectorAll("[name^='field:']");
       if (!inputs.length) continue;
       const name = inputs[0].name.slice(6);
-      if (inputs[0].type === "checkbox" && inputs[0].dataset.bool) data.fields[name] = inputs[0].checked ? "true" : "false";
+      if (inputs[0].type === "range" && inputs[0].dataset.unanswered) data.fields[name] = "";
       else if (inputs[0].type === "checkbox") data.fields[name] = [...inputs].filter((i) => i.checked).map((i) => i.value).join(", ");
       else if (inputs[0].type === "radio") data.fields[name] = ([...inputs].find((i) => i.checked) || { value: "" }).value;
       else data.fields[name] = inputs[0].value;

@@ -66,33 +66,35 @@ struct EntryFormPage {
         return s + "<span class=\"field-error\" id=\"\(id)-error\"></span></div>\n"
     }
 
-    /// The current value of a field: the entry's, else the template's default.
-    func current(_ field: TemplateField) -> JSONValue? {
-        if let entry {
-            if field.name == "mood" { return entry.mood.map(JSONValue.int) }
-            return entry.fields.first { $0.0 == field.name }?.1
-        }
-        return field.defaultValue
+    /// "Not answered": the choice a scale, a bool and a choice offer besides their values. Chosen
+    /// (or cleared to), the field is not written; nothing else here starts a field with a value
+    /// the person did not give (`TemplateField.startingValue`).
+    func notAnswered(_ name: String, chosen: Bool) -> String {
+        "<label class=\"not-answered\"><input type=\"radio\" name=\"\(AppLayout.escape(name))\" value=\"\"\(chosen ? " checked" : "")> not answered</label>"
     }
 
     func field(_ f: TemplateField) -> String {
         let e = AppLayout.escape
         let name = "field:" + f.name
         let label = f.prompt ?? f.name
-        let value = current(f)
+        let value = f.startingValue(in: entry)
         let text = value.map { $0.stringValue ?? YAMLWriter.value($0) } ?? ""
         let required = f.required ? " required" : ""
         func number(_ d: Double?) -> String { d.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "" }
         switch f.kind {
         case .scale:
+            // A slider always has a position; until it is moved, it says "not answered" and the
+            // form sends nothing for it (app.js), so its midpoint is never saved as an answer.
             let lo = Int(f.min ?? 1), hi = Int(f.max ?? 5)
-            let v = Int(text) ?? (lo + hi) / 2
-            return control(name: f.name, label: label, html: "<input type=\"range\" name=\"\(e(name))\" min=\"\(lo)\" max=\"\(hi)\" step=\"1\" value=\"\(v)\"\(required)> <output aria-hidden=\"true\">\(v)</output>",
-                           hint: "\(lo)–\(hi)")
+            let answered = Int(text)
+            let slider = "<input type=\"range\" name=\"\(e(name))\" min=\"\(lo)\" max=\"\(hi)\" step=\"1\" value=\"\(answered ?? (lo + hi) / 2)\""
+                + (answered == nil ? " data-unanswered=\"1\"" : "") + "\(required)> <output>\(answered.map(String.init) ?? "not answered")</output>"
+                + " <button type=\"button\" class=\"clear-answer\">Clear</button>"
+            return control(name: f.name, label: label, html: slider, hint: "\(lo)–\(hi)")
         case .choice:
             var s = ""
             for o in f.options { s += "<label><input type=\"radio\" name=\"\(e(name))\" value=\"\(e(o))\"\(o == text ? " checked" : "")\(required)> \(e(o))</label> " }
-            return control(name: f.name, label: label, html: s, group: true)
+            return control(name: f.name, label: label, html: s + notAnswered(name, chosen: value == nil), group: true)
         case .multi:
             let chosen: Set<String>
             if case let .array(items)? = value { chosen = Set(items.compactMap(\.stringValue)) } else { chosen = [] }
@@ -102,8 +104,12 @@ struct EntryFormPage {
         case .date:
             return control(name: f.name, label: label, html: "<input type=\"date\" name=\"\(e(name))\" value=\"\(e(text))\"\(required)>")
         case .bool:
-            let on = value == .bool(true)
-            return control(name: f.name, label: label, html: "<input type=\"checkbox\" name=\"\(e(name))\" value=\"true\" data-bool=\"1\"\(on ? " checked" : "")>")
+            // Yes, no, or not answered: a check box cannot tell "no" from "not asked".
+            var s = ""
+            for (answer, shown) in [(true, "yes"), (false, "no")] {
+                s += "<label><input type=\"radio\" name=\"\(e(name))\" value=\"\(answer)\"\(value == .bool(answer) ? " checked" : "")> \(shown)</label> "
+            }
+            return control(name: f.name, label: label, html: s + notAnswered(name, chosen: value == nil), group: true)
         case .number:
             return control(name: f.name, label: label,
                            html: "<input type=\"number\" step=\"any\" name=\"\(e(name))\" value=\"\(e(text))\" min=\"\(number(f.min))\" max=\"\(number(f.max))\"\(required)> \(e(f.unit ?? ""))")

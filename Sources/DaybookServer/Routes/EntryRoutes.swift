@@ -94,7 +94,8 @@ struct EntryRoutes {
     static func revise(_ id: String, _ body: RequestBody, in diary: Diary) throws -> Response {
         let rel = try resolve(id, in: diary)
         let loaded = try body.requiredString("version")
-        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else { throw HTTPError(.notFound) }
+        guard let bytes = try diary.fileBytes(rel) else { throw HTTPError(.notFound) }
+        let data = Data(bytes.dropLast())
         let current = try Repository.blobID(of: data)
         guard current == loaded else { return try reviseOlder(rel, loaded: loaded, current: data, body, in: diary) }
         do {
@@ -167,13 +168,14 @@ struct EntryRoutes {
         let rel = try resolve(id, in: diary)
         let outcome = diary.readEntry(rel)
         guard let entry = outcome.entry else {
+            if let link = outcome.problems.first(where: RequestGuard<DiaryRequestContext>.isLinkRefusal) { throw link }
             throw HTTPError(.unprocessableContent, message: outcome.problems.first?.description ?? "the entry cannot be read")
         }
         return (rel, entry, try version(of: rel, in: diary) ?? "")
     }
 
     static func version(of rel: String, in diary: Diary) throws -> String? {
-        try FileManager.default.contents(atPath: diary.url(rel).path).map { try Repository.blobID(of: $0) }
+        try diary.fileBytes(rel).map { try Repository.blobID(of: Data($0.dropLast())) }
     }
 
     /// An entry named by its id or an id prefix only: never a path, so a request cannot reach a

@@ -67,7 +67,8 @@ enum Refusal {
     static func response(_ error: DaybookError, fields: [String: String] = [:]) -> Response {
         var o: [(String, JSONValue)] = [("error", .string(error.description))]
         if !fields.isEmpty { o.append(("fields", .object(fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
-        let status: HTTPResponse.Status = error.kind == .nothing ? .ok : error.kind == .git || error.kind == .io ? .conflict : .unprocessableContent
+        let status: HTTPResponse.Status = RequestGuard<DiaryRequestContext>.isLinkRefusal(error) ? .forbidden
+            : error.kind == .nothing ? .ok : error.kind == .git || error.kind == .io ? .conflict : .unprocessableContent
         return EntryRoutes.json(.object(o), status: status)
     }
 }
