@@ -75,6 +75,7 @@ def test_axe_finds_nothing_on_the_index_an_entry_and_the_refused_form(browser, s
     browser.get(served.base + f"/entries/{eid}")
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#stroke-list li"))
     found["entry"] = axe(browser)
+    shot(browser, f"a11y-entry-{theme}.png")
     browser.get(served.base + "/new?template=emotion")
     form = browser.find_element(By.ID, "entry-form")
     form.find_element(By.NAME, "date").send_keys("the day after never")
@@ -298,3 +299,53 @@ def test_the_coding_form_is_in_view_at_200_percent_zoom(browser, served, diary):
     assert 0 <= top and bottom <= height, (top, bottom, height)
     assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth"), "no horizontal scrolling"
     shot(browser, "a11y-coding-form-200-percent.png")
+
+
+def test_the_index_has_a_heading_skip_links_pages_and_a_calendar_in_words(browser, served, diary):
+    # 101 more entries, written as files (the files are the truth): two pages of a hundred.
+    folder = diary.path / "entries/2026/10"
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(101):
+        day = 1 + n % 28
+        (folder / f"2026-10-{day:02d}-{1000 + n}-note-{n}.md").write_text(
+            f"---\ndate: 2026-10-{day:02d}T{10 + n // 60:02d}:{n % 60:02d}:00+01:00\ntitle: Note {n}\n---\nA line.\n")
+    diary.git("add", "-A")
+    diary.git("commit", "-qm", "notes")
+    open_app(browser, served, "/")
+    count_pointer_events(browser)
+    assert [h.text for h in browser.find_elements(By.TAG_NAME, "h1")] == ["Entries"]
+    assert [h.text for h in browser.find_elements(By.TAG_NAME, "h2") if h.is_displayed()] == ["Calendar", "Newest first, page 1 of 2"]
+    # The first Tab shows the skip link; it leads past the navigation into the content.
+    keys(browser, Keys.TAB)
+    assert focused(browser, "return el.textContent") == "Skip to the content"
+    assert focused(browser, "const r = el.getBoundingClientRect(); return r.left >= 0 && r.width > 0"), "shown when focused"
+    keys(browser, Keys.ENTER)
+    # From the content, three Tabs reach the list of entries, whatever the filters hold.
+    n = tab_to(browser, "el.textContent === 'Skip to the entries'")
+    assert n <= 3, n
+    keys(browser, Keys.ENTER)
+    assert focused(browser, "return el.id") == "list-heading"
+    keys(browser, Keys.TAB)
+    assert focused(browser, "return el.closest('#entries') !== null"), "the next Tab is the newest entry"
+    # The pages are a navigation landmark; "Older entries" is reached by its own skip link.
+    pages = browser.find_element(By.ID, "pages")
+    assert pages.tag_name == "nav" and pages.get_attribute("aria-label") == "Pages of entries"
+    assert "Page 1 of 2" in pages.text
+    tab_to(browser, "el.textContent === 'Skip to the pages'", back=True)
+    keys(browser, Keys.ENTER)
+    keys(browser, Keys.TAB)
+    assert focused(browser, "return el.textContent") == "Older entries"
+    assert pointer_events(browser) == 0
+    keys(browser, Keys.ENTER)
+    wait_for(lambda: "page=2" in browser.current_url)
+    assert "Page 2 of 2" in browser.find_element(By.ID, "pages").text
+    assert browser.find_element(By.CSS_SELECTOR, "#pages a[rel=prev]").text == "Newer entries"
+    # The calendar's squares are hidden from assistive technology; its table says it in words.
+    svg = browser.find_element(By.CSS_SELECTOR, ".heatmap svg")
+    assert svg.get_attribute("aria-hidden") == "true"
+    summary = browser.find_element(By.CSS_SELECTOR, ".heatmap-table summary")
+    assert summary.text == "Entries per month in 2026"
+    browser.execute_script("arguments[0].focus()", summary)
+    keys(browser, Keys.ENTER)
+    row = browser.find_element(By.XPATH, "//details[@class='heatmap-table']//tr[th='October']")
+    assert row.text.split()[1:] == ["101", "28"], row.text
