@@ -203,8 +203,18 @@ def test_coding_a_passage_its_memo_and_remove_and_deleting_a_stroke_with_the_key
     assert "code: frustration" not in entry_text(diary, eid)
     wait_for(lambda: live(browser).startswith("Coding removed"))
     assert focused(browser, "return el.id") == "codings-heading"
-    # Each stroke is listed with Delete: the second one goes, the first stays.
+    # The entry's own list of codings opens them too: the workaround's memo, from its button there.
+    diary.ok("code", "add", eid, "workaround", "--quote", "she restarted it", "--memo", "reboot")
+    browser.refresh()
     count_pointer_events(browser)
+    tab_to(browser, "el.className === 'coding-edit'")
+    assert accessible(browser)[0] == "Memo and Remove: code workaround: from “she” to “it”"
+    keys(browser, Keys.ENTER)
+    wait_for(lambda: focused(browser, "return el.closest('#coding-detail') && el.value") == "reboot")
+    keys(browser, Keys.ESCAPE)
+    assert focused(browser, "return el.className") == "coding-edit", "Escape closes it and returns the focus"
+    assert not browser.find_element(By.ID, "coding-detail").is_displayed()
+    # Each stroke is listed with Delete: the second one goes, the first stays.
     stroke_file = diary.path / "entries/2026/11" / f"{eid}.strokes.json"
     items = browser.find_elements(By.CSS_SELECTOR, "#stroke-list li")
     assert len(items) == 2 and items[1].text.startswith("highlighter in #fff176, 2 points"), [i.text for i in items]

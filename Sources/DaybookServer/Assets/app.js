@@ -401,6 +401,16 @@ function setUpCodingControls(id) {
     });
   });
   for (const b of buttons) b.addEventListener("click", () => showCoding(id, b.dataset.coding, b));
+  // The entry's own list of codings (as the export shows it, in the order of `codes:`) opens them too.
+  document.querySelectorAll("#reading section.codings > ul > li").forEach((li, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "coding-edit";
+    b.textContent = "Memo and Remove";
+    b.setAttribute("aria-label", "Memo and Remove: " + (names.get(String(i)) || "coding " + (i + 1)));
+    b.addEventListener("click", () => showCoding(id, String(i), b));
+    li.append(" ", b);
+  });
 }
 
 async function showCoding(id, index, opener) {

@@ -55,7 +55,7 @@ struct EntryPage {
     /// opens its memo and Remove; the highlights in the text open the same.
     func codingList() -> String {
         let e = AppLayout.escape
-        var s = "<section class=\"codings-list\" aria-labelledby=\"codings-heading\"><h2 id=\"codings-heading\" tabindex=\"-1\">Codings</h2>\n"
+        var s = "<section class=\"codings-list\" aria-labelledby=\"codings-heading\"><h2 id=\"codings-heading\" tabindex=\"-1\">Change a coding</h2>\n"
         if entry.codings.isEmpty { s += "<p class=\"meta\">None yet.</p>\n" }
         s += "<ul id=\"coding-list\">"
         for (i, c) in entry.codings.enumerated() {
