@@ -153,6 +153,7 @@ def test_coding_a_passage_its_memo_and_remove_and_deleting_a_stroke_with_the_key
     tab_to(browser, "el.id === 'keyboard-select'")
     keys(browser, Keys.ENTER)
     assert focused(browser, "return el.matches('#reading .body') && el.getAttribute('role')") == "textbox"
+    assert browser.find_elements(By.CSS_SELECTOR, "[role=alert], [role=status], [aria-live]") == [browser.find_element(By.ID, "live")]
     wait_for(lambda: "Selecting in the entry" in live(browser))
     # To "login": word by word past "The nurse showed me the tablet. The", then one character.
     for _ in range(7):

@@ -33,7 +33,8 @@ struct EntryPage {
         s += "<label>Code <input name=\"code\" id=\"code-input\" list=\"code-names\" autocomplete=\"off\" required></label>\n"
         s += "<label>Memo <input name=\"memo\" id=\"memo-input\" autocomplete=\"off\"></label>\n"
         s += "<button type=\"submit\">Code</button> <button type=\"button\" id=\"coding-cancel\">Cancel</button>\n"
-        s += "<p class=\"error\" role=\"alert\" id=\"coding-error\"></p></form>\n"
+        // Said in the page's one status region (app.js), not a live region of its own.
+        s += "<p class=\"error\" id=\"coding-error\"></p></form>\n"
         s += "<datalist id=\"code-names\">"
         let codes = codebook()
         for c in codes { s += "<option value=\"\(AppLayout.escape(c.code))\">" }
@@ -83,7 +84,7 @@ struct EntryPage {
         }
         s += "<label>Colour <input type=\"color\" id=\"ink-color\" value=\"#1f2328\"></label>\n"
         s += "<label>Code <input id=\"ink-code\" list=\"code-names\" placeholder=\"highlighter only\"></label>\n"
-        s += "<span class=\"meta\" id=\"ink-status\" role=\"status\"></span>\n</div>\n"
+        s += "<span class=\"meta\" id=\"ink-status\"></span>\n</div>\n"
         s += "<canvas id=\"ink-canvas\" width=\"768\" height=\"600\" aria-label=\"Drawing area: draw with a pen or a mouse\"></canvas>\n"
         // The strokes as a list, each with Delete: the eraser without a pointer.
         s += "<h3 id=\"strokes-heading\" tabindex=\"-1\">Strokes</h3>\n<ol id=\"stroke-list\" aria-labelledby=\"strokes-heading\"></ol>\n</section>\n"
