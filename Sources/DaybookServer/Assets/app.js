@@ -68,10 +68,10 @@ function setUpIndex() {
   }
   q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 200); });
   if (q.value.trim()) search();
-  watch("/api/state", (d) => d, () => {
+  watch("/api/state", (d) => d.head + " " + d.entries, () => {
     if (!document.activeElement || document.activeElement === document.body) location.reload();
     else say("The diary changed: reload to see it.");
-  });
+  }, document.body.dataset.state);
 }
 
 // ---- The entry page: coding a selection, the codings of a segment, drawing.
@@ -147,7 +147,12 @@ function setUpEntry() {
   });
 
   // A click on a highlighted segment shows the codings of that code, to change a memo or remove one.
-  document.querySelectorAll("mark.coded").forEach((m) => m.addEventListener("click", () => showCodings(id, m.title)));
+  // Segments nest (a mark inside a mark): the innermost under the pointer is the one clicked, so
+  // one listener asks for it, instead of every enclosing mark answering in turn (the outer last).
+  if (body) body.addEventListener("click", (e) => {
+    const m = e.target.closest && e.target.closest("mark.coded");
+    if (m && body.contains(m)) showCodings(id, m.title);
+  });
 
   setUpDrawing(id);
   watch(`/api/entries/${encodeURIComponent(id)}/version`, (d) => d.version, () => {
@@ -414,6 +419,32 @@ function setUpForm() {
   }
 }
 
+// ---- An entry that does not read: its raw text, saved as typed.
+
+function setUpRaw() {
+  const form = document.getElementById("raw-form");
+  if (!form) return;
+  const id = document.body.dataset.entry;
+  let version = document.body.dataset.version;
+  const error = document.getElementById("form-error");
+  const conflict = document.getElementById("form-conflict");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const r = await api("PUT", `/api/entries/${encodeURIComponent(id)}/raw`, { version, text: form.elements.text.value });
+    if (r.status === 409) {
+      conflict.hidden = false;
+      document.getElementById("conflict-reload").href = location.pathname;
+      return;
+    }
+    if (!r.ok || !r.data) { error.textContent = (r.data && r.data.error) || "Not saved."; return; }
+    version = r.data.version;
+    if (r.data.problems.length) error.textContent = "Saved, but it still does not read: " + r.data.problems.join("; ");
+    else location.href = "/entries/" + encodeURIComponent(id);
+  });
+}
+
 if (page === "index") setUpIndex();
+else if (page === "raw") setUpRaw();
 else if (page === "entry") setUpEntry();
 else if (page === "new" || page === "edit") setUpForm();

@@ -44,6 +44,7 @@ struct IndexPage {
         s += "<section id=\"search-results\" class=\"search-results\" hidden><h2>Found</h2><ol></ol></section>\n"
         s += "<section class=\"overview\"><p class=\"meta\">\(positions.count) entr\(positions.count == 1 ? "y" : "ies")</p>\n"
         s += view.heatmap(days: positions.map { snapshot.date($0).day }) + "</section>\n"
+        s += unparsed()
         s += "<ul class=\"entry-list\" id=\"entries\">\n"
         for e in shown {
             s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryView.readableDate(e.date))</time> "
@@ -58,6 +59,20 @@ struct IndexPage {
             s += "<p><a rel=\"next\" href=\"/?\(IndexPage.encode(rest))\">Older entries</a></p>\n"
         }
         return s
+    }
+
+    /// Entry files that do not read, whatever the filters: named with their first problem and a
+    /// link to the page that shows all of them and edits the raw text (they were left out unsaid).
+    func unparsed() -> String {
+        let files = snapshot.unparsed
+        guard !files.isEmpty else { return "" }
+        var s = "<section class=\"unparsed\" id=\"unparsed\"><h2>Entries that do not read</h2><ul>\n"
+        for (path, problems) in files {
+            let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            s += "<li><a href=\"/entries/\(AppLayout.escape(id))\">\(AppLayout.escape(id))</a> "
+            s += "<span class=\"error\">\(AppLayout.escape(problems.first?.description ?? "cannot be read"))</span></li>\n"
+        }
+        return s + "</ul></section>\n"
     }
 
     func form(problem: String?) -> String {
