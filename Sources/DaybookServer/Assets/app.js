@@ -419,6 +419,21 @@ function setUpForm() {
   }
 }
 
+// ---- A code's page: rename, merge, move, describe, recolour, each one commit through the core.
+
+function setUpCode() {
+  const code = document.body.dataset.code;
+  const error = document.getElementById("code-error");
+  document.querySelectorAll("form.code-action").forEach((form) => form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const input = form.querySelector("input");
+    const r = await api("POST", `/api/codes/${encodeURIComponent(code)}/${form.dataset.action}`, { [input.name]: input.value });
+    if (!r.ok || !r.data || r.data.error) { error.textContent = (r.data && r.data.error) || "Not changed."; return; }
+    location.href = "/codes/" + encodeURIComponent(r.data.code);
+  }));
+}
+
 // ---- An entry that does not read: its raw text, saved as typed.
 
 function setUpRaw() {
@@ -446,5 +461,6 @@ function setUpRaw() {
 
 if (page === "index") setUpIndex();
 else if (page === "raw") setUpRaw();
+else if (page === "code") setUpCode();
 else if (page === "entry") setUpEntry();
 else if (page === "new" || page === "edit") setUpForm();
