@@ -1,4 +1,4 @@
-// What a form or a prompt shows for a template's field before the person answers: what was given, or nothing.
+// What a form or a prompt shows for a template's field before the person answers (what was given, or nothing), and which fields a form may send.
 import Foundation
 
 extension TemplateField {
@@ -12,5 +12,18 @@ extension TemplateField {
         guard let entry else { return defaultValue }
         if name == "mood" { return entry.mood.map(JSONValue.int) }
         return entry.fields.first { $0.0 == name }?.1
+    }
+}
+
+extension TemplateFill {
+    /// The answers to fields the template does not declare, each with why it is refused; with no
+    /// template, every answer. A form sends only its template's fields, so another name is a
+    /// mistake (or a forged request) and is refused at the field, never written as a key of its own.
+    public static func unknownFields(_ template: Template?, answers: [String: String]) -> [String: String] {
+        var reasons: [String: String] = [:]
+        for name in answers.keys where template?.field(name) == nil {
+            reasons[name] = template.map { "not a field of template \($0.name)" } ?? "the entry has no template, so no fields to answer"
+        }
+        return reasons
     }
 }

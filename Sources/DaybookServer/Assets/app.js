@@ -87,10 +87,10 @@ function setUpIndex() {
   }
   q.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(search, 200); });
   if (q.value.trim()) search();
-  watch("/api/state", (d) => d, () => {
+  watch("/api/state", (d) => d.head + " " + d.entries, () => {
     if (!document.activeElement || document.activeElement === document.body) location.reload();
     else say("The diary changed: reload to see it.");
-  });
+  }, document.body.dataset.state);
 }
 
 // ---- The entry page: coding a selection, the codings of a segment, drawing.
@@ -186,6 +186,14 @@ function setUpEntry() {
       say(error.textContent);
       codeInput.focus();
     }
+  });
+
+  // A click on a highlighted segment shows its coding, to change the memo or remove it.
+  // Segments nest (a mark inside a mark): the innermost under the pointer is the one clicked, so
+  // one listener asks for it, instead of every enclosing mark answering in turn (the outer last).
+  if (body) body.addEventListener("click", (e) => {
+    const m = e.target.closest && e.target.closest("mark.coded");
+    if (m && body.contains(m)) showCoding(id, m.dataset.coding, m);
   });
 
   if (body) setUpKeyboardSelection(body, (selection) => {
@@ -389,8 +397,8 @@ function setUpCodingControls(id) {
   const names = new Map(buttons.map((b) => [b.dataset.coding, b.textContent.trim()]));
   const seen = new Set();
   document.querySelectorAll("mark.coded").forEach((m) => {
+    // Clicks are answered by the body's one listener (the innermost mark); here, the keyboard.
     const i = m.dataset.coding;
-    m.addEventListener("click", () => showCoding(id, i, m));
     if (i === undefined || seen.has(i)) return;
     seen.add(i);
     m.tabIndex = 0;
@@ -425,10 +433,14 @@ async function showCoding(id, index, opener) {
   detail.setAttribute("aria-labelledby", "coding-detail-heading");
   const h = document.createElement("h3");
   h.id = "coding-detail-heading";
-  h.textContent = name;
+  h.textContent = c.code;
+  const place = document.createElement("p");
+  place.id = "coding-detail-name";
+  place.className = "meta";
+  place.textContent = name;
   const q = document.createElement("blockquote");
   q.textContent = c.quote !== undefined ? c.quote : c.stroke !== undefined ? "(highlighter stroke " + (c.stroke + 1) + ")" : "(the whole entry)";
-  detail.append(h, q);
+  detail.append(h, place, q);
   function close() {
     detail.hidden = true;
     for (const b of document.querySelectorAll(".coding-open")) b.setAttribute("aria-expanded", "false");
@@ -455,7 +467,7 @@ async function showCoding(id, index, opener) {
     const remove = document.createElement("button");
     remove.type = "button";
     remove.textContent = "Remove";
-    remove.setAttribute("aria-describedby", "coding-detail-heading");
+    remove.setAttribute("aria-describedby", "coding-detail-name");
     remove.addEventListener("click", async () => {
       wrote();
       const res = await api("DELETE", `/api/entries/${encodeURIComponent(id)}/codings`,
@@ -773,6 +785,48 @@ function keepTypedAcrossTemplates(form) {
   });
 }
 
+// ---- A code's page: rename, merge, move, describe, recolour, each one commit through the core.
+
+function setUpCode() {
+  const code = document.body.dataset.code;
+  const error = document.getElementById("code-error");
+  document.querySelectorAll("form.code-action").forEach((form) => form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const input = form.querySelector("input");
+    const r = await api("POST", `/api/codes/${encodeURIComponent(code)}/${form.dataset.action}`, { [input.name]: input.value });
+    if (!r.ok || !r.data || r.data.error) { error.textContent = (r.data && r.data.error) || "Not changed."; return; }
+    location.href = "/codes/" + encodeURIComponent(r.data.code);
+  }));
+}
+
+// ---- An entry that does not read: its raw text, saved as typed.
+
+function setUpRaw() {
+  const form = document.getElementById("raw-form");
+  if (!form) return;
+  const id = document.body.dataset.entry;
+  let version = document.body.dataset.version;
+  const error = document.getElementById("form-error");
+  const conflict = document.getElementById("form-conflict");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const r = await api("PUT", `/api/entries/${encodeURIComponent(id)}/raw`, { version, text: form.elements.text.value });
+    if (r.status === 409) {
+      conflict.hidden = false;
+      document.getElementById("conflict-reload").href = location.pathname;
+      return;
+    }
+    if (!r.ok || !r.data) { error.textContent = (r.data && r.data.error) || "Not saved."; return; }
+    version = r.data.version;
+    if (r.data.problems.length) error.textContent = "Saved, but it still does not read: " + r.data.problems.join("; ");
+    else location.href = "/entries/" + encodeURIComponent(id);
+  });
+}
+
 if (page === "index") setUpIndex();
+else if (page === "raw") setUpRaw();
+else if (page === "code") setUpCode();
 else if (page === "entry") setUpEntry();
 else if (page === "new" || page === "edit") setUpForm();

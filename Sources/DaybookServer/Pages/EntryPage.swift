@@ -42,7 +42,7 @@ struct EntryPage {
         for c in codes {
             s += "<li><button type=\"button\" class=\"code-pick\" data-code=\"\(AppLayout.escape(c.code))\">"
             s += "<span class=\"swatch\" style=\"background: \(view.codeColor(c.code))\"></span> \(AppLayout.escape(c.code))</button>"
-            s += " <span class=\"meta\">\(c.count)</span></li>"
+            s += " <span class=\"meta\">\(c.count)</span> <a class=\"code-page\" href=\"/codes/\(AppLayout.escape(c.code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? c.code))\" title=\"every highlight of this code\">all</a></li>"
         }
         s += "</ul>\n"
         s += "</section>\n"

@@ -49,6 +49,7 @@ struct IndexPage {
         s += "<section id=\"search-results\" class=\"search-results\" hidden aria-labelledby=\"found-heading\"><h2 id=\"found-heading\">Found</h2><ol></ol></section>\n"
         s += "<section class=\"overview\" aria-labelledby=\"calendar-heading\"><h2 id=\"calendar-heading\">Calendar</h2><p class=\"meta\">\(positions.count) entr\(positions.count == 1 ? "y" : "ies")</p>\n"
         s += view.heatmap(days: positions.map { snapshot.date($0).day }) + "</section>\n"
+        s += unparsed()
         s += "<h2 id=\"list-heading\" tabindex=\"-1\">Newest first\(pages > 1 ? ", page \(page) of \(pages)" : "")</h2>\n"
         s += "<ul class=\"entry-list\" id=\"entries\" aria-labelledby=\"list-heading\">\n"
         for e in shown {
@@ -74,6 +75,20 @@ struct IndexPage {
         s += "<span aria-current=\"page\">Page \(min(page, pages)) of \(pages)</span>"
         if page < pages { s += " " + link(page + 1, "Older entries", "next") }
         return s + "</p></nav>\n"
+    }
+
+    /// Entry files that do not read, whatever the filters: named with their first problem and a
+    /// link to the page that shows all of them and edits the raw text (they were left out unsaid).
+    func unparsed() -> String {
+        let files = snapshot.unparsed
+        guard !files.isEmpty else { return "" }
+        var s = "<section class=\"unparsed\" id=\"unparsed\"><h2>Entries that do not read</h2><ul>\n"
+        for (path, problems) in files {
+            let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            s += "<li><a href=\"/entries/\(AppLayout.escape(id))\">\(AppLayout.escape(id))</a> "
+            s += "<span class=\"error\">\(AppLayout.escape(problems.first?.description ?? "cannot be read"))</span></li>\n"
+        }
+        return s + "</ul></section>\n"
     }
 
     func form(problem: String?) -> String {

@@ -42,6 +42,11 @@ struct EntryRoutes {
             let body = try await RequestBody.read(request, context: context)
             return try access.with { diary in try EntryRoutes.create(body, in: diary) }
         }
+        router.put("api/entries/:id/raw") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let body = try await RequestBody.read(request, context: context)
+            return try access.with { diary in try EntryRoutes.saveRaw(id, body, in: diary) }
+        }
         router.put("api/entries/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
             let body = try await RequestBody.read(request, context: context)
@@ -57,10 +62,11 @@ struct EntryRoutes {
             let template = try templateName.map { try TemplateLibrary(diary: diary).require($0) }
             // A "When" that does not read is told at its field, with the template's reasons, all at once.
             let (when, dateProblem) = try EntryRoutes.moment(body, in: diary)
-            var reasons = template.map { TemplateFill.rejections($0, answers: answers) } ?? [:]
+            let unknown = TemplateFill.unknownFields(template, answers: answers)
+            var reasons = template.map { TemplateFill.rejections($0, answers: answers) }?.merging(unknown) { known, _ in known } ?? unknown
             if let dateProblem { reasons["date"] = dateProblem.message }
-            if let template, reasons.count > (dateProblem == nil ? 0 : 1) {
-                return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons)
+            if reasons.count > (dateProblem == nil ? 0 : 1) {
+                return Refusal.response(.usage("some fields do not fit " + (template.map { "the template \($0.name)" } ?? "an entry without a template")), fields: reasons)
             }
             if let dateProblem { return Refusal.response(dateProblem, fields: reasons) }
             let title = try body.string("title")?.trimmingCharacters(in: .whitespaces)
@@ -74,7 +80,9 @@ struct EntryRoutes {
             let id = ((rel as NSString).lastPathComponent as NSString).deletingPathExtension
             return json(.object([("id", .string(id)), ("path", .string(rel))]), status: .created)
         } catch let e as DaybookError {
-            return Refusal.response(e, fields: e.message.hasPrefix("field `") ? fieldOf(e) : [:])
+            // The only "nothing" here is an empty body: nothing saved is a refusal (it answered 200).
+            return Refusal.response(e, fields: e.kind == .nothing ? ["body": e.message] : e.message.hasPrefix("field `") ? fieldOf(e) : [:],
+                                    nothingSaved: true)
         }
     }
 
@@ -152,6 +160,34 @@ struct EntryRoutes {
             let version = try Self.version(of: rel, in: diary) ?? ""
             return json(.object([("version", .string(version)), ("changed", .bool(commit != nil)),
                                  ("kept", .array(merged.kept.map { .string($0) }))]))
+        } catch let e as DaybookError {
+            return Refusal.response(e)
+        }
+    }
+
+    /// The raw text of an entry file, from the page of an entry that does not read: written as
+    /// typed (with a final newline), even when it still does not read, so no word typed is lost,
+    /// in one commit; refused with 409 when the file changed since the page loaded it. The answer
+    /// has the new version and the problems the file still has.
+    static func saveRaw(_ id: String, _ body: RequestBody, in diary: Diary) throws -> Response {
+        let rel = try resolve(id, in: diary)
+        let loaded = try body.requiredString("version")
+        var text = try body.requiredString("text")
+        if !text.hasSuffix("\n") { text += "\n" }
+        guard let bytes = try diary.fileBytes(rel) else { throw HTTPError(.notFound) }
+        let data = Data(bytes.dropLast())
+        let current = try Repository.blobID(of: data)
+        guard current == loaded else {
+            return json(.object([("error", .string("the file changed on disk since the page loaded it; nothing was overwritten")),
+                                 ("version", .string(current))]), status: .conflict)
+        }
+        do {
+            let change = try Change(diary)
+            try change.rewrite(rel, expected: data, with: Data(text.utf8))
+            let outcome = diary.readEntry(rel)
+            try change.commit("edit: \(outcome.entry?.title ?? ((rel as NSString).lastPathComponent as NSString).deletingPathExtension)")
+            return json(.object([("version", .string(try version(of: rel, in: diary) ?? "")),
+                                 ("problems", .array(outcome.problems.map { .string($0.description) }))]))
         } catch let e as DaybookError {
             return Refusal.response(e)
         }

@@ -47,4 +47,24 @@ final class FieldStartTests: XCTestCase {
         XCTAssertNil(f["calm"]?.startingValue(in: e))
         XCTAssertNil(f["place"]?.startingValue(in: e))
     }
+
+    /// A form may answer only the template's fields; with no template, none (issue 41).
+    func testAnswersToUndeclaredFieldsAreRefused() throws {
+        let t = try Template.parse(template, name: "study", origin: .builtin, path: "study.md")
+        XCTAssertEqual(TemplateFill.unknownFields(t, answers: ["energy": "3", "salary": "1"]), ["salary": "not a field of template study"])
+        XCTAssertEqual(TemplateFill.unknownFields(nil, answers: ["energy": "3"]).keys.sorted(), ["energy"])
+        XCTAssertEqual(EntryRevision(fields: ["salary": "1"]).rejections(template: t), ["salary": "not a field of template study"])
+        XCTAssertEqual(EntryRevision(fields: ["salary": "1"]).rejections(template: nil).keys.sorted(), ["salary"])
+    }
+
+    /// A text area's value without a final newline is saved with one, as `new` writes a body.
+    func testARevisedBodyKeepsItsFinalNewline() throws {
+        let e = try entry("")
+        var text = try EntryText("---\ndate: 2026-11-21T12:00:00+01:00\n---\nx\n", path: "x.md")
+        try EntryRevision(body: "Rewritten").apply(to: &text, entry: e, template: nil)
+        XCTAssertTrue(text.text.hasSuffix("---\nRewritten\n"), text.text)
+        var same = try EntryText("---\ndate: 2026-11-21T12:00:00+01:00\n---\nx\n", path: "x.md")
+        try EntryRevision(body: "x").apply(to: &same, entry: e, template: nil)
+        XCTAssertEqual(same.text, "---\ndate: 2026-11-21T12:00:00+01:00\n---\nx\n", "the same body without its newline changes nothing")
+    }
 }
