@@ -360,3 +360,25 @@ def test_the_index_has_a_heading_skip_links_pages_and_a_calendar_in_words(browse
     keys(browser, Keys.ENTER)
     row = browser.find_element(By.XPATH, "//details[@class='heatmap-table']//tr[th='October']")
     assert row.text.split()[1:] == ["101", "28"], row.text
+
+
+def test_up_and_down_move_the_caret_by_shown_lines(browser, served, diary):
+    eid = entry_id(diary, "login-trouble")
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 700, "deviceScaleFactor": 1, "mobile": False})
+    open_app(browser, served, f"/entries/{eid}")
+    tab_to(browser, "el.id === 'keyboard-select'")
+    keys(browser, Keys.ENTER)
+    # Where the caret is drawn, in the page's coordinates (the page may scroll to keep it in view).
+    caret = lambda: browser.execute_script("const r = document.querySelector('.kbd-caret').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY];")
+    first = caret()
+    keys(browser, Keys.ARROW_DOWN, modifier=Keys.SHIFT)
+    second = caret()
+    assert second[1] > first[1], (first, second)
+    selected = browser.execute_script("return document.getSelection().toString()")
+    assert BODY.startswith(selected) and len(selected) > 10, selected
+    keys(browser, Keys.ARROW_UP, modifier=Keys.SHIFT)
+    third = caret()
+    assert third[1] < second[1], (first, second, third)
+    keys(browser, Keys.ESCAPE)
+    assert focused(browser, "return el.id") == "keyboard-select"
+    assert browser.find_element(By.CSS_SELECTOR, "#reading .body").get_attribute("tabindex") is None

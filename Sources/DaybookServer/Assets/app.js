@@ -254,8 +254,16 @@ function setUpKeyboardSelection(body, onCode) {
     r.setStart(n1, o1); r.setEnd(n2, o2);
     return r;
   }
-  // Where the caret is drawn: before the character at `o`, else after the one before it.
+  // Where the caret is drawn: before the character at `o`, else after the one before it; at a
+  // line break between paragraphs (not drawn), at the start of the next paragraph.
   function rectAt(o) {
+    for (let k = o; k <= Math.min(text.length, o + 3); k++) {
+      const r = rectExactly(k);
+      if (r) return r;
+    }
+    return null;
+  }
+  function rectExactly(o) {
     if (o < text.length && text[o] !== "\n") {
       const r = range(o, o + 1).getClientRects()[0];
       if (r && r.height) return { left: r.left, top: r.top, height: r.height };
@@ -328,7 +336,8 @@ function setUpKeyboardSelection(body, onCode) {
     keyboard.active = true;
     const sel = document.getSelection();
     // A selection made before (with a mouse, or caret browsing) is where the caret starts.
-    caret = anchor = 0;
+    // Else the start of the text, past the line breaks before its first paragraph.
+    caret = anchor = text.length - text.trimStart().length;
     if (sel && sel.rangeCount && body.contains(sel.anchorNode)) {
       const r = sel.getRangeAt(0);
       anchor = textBefore(body, r.startContainer, r.startOffset).length;
