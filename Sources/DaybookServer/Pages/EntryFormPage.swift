@@ -22,6 +22,8 @@ struct EntryFormPage {
             for n in names { s += "<option\(n == template?.name ? " selected" : "")>\(e(n))</option>" }
             s += "</select></label> <button type=\"submit\">Use</button></form>\n"
         }
+        s += "<p class=\"draft\" id=\"draft-offer\" role=\"status\" hidden>A draft of this form was kept <span id=\"draft-time\"></span>. "
+        s += "<button type=\"button\" id=\"draft-restore\">Restore it</button> <button type=\"button\" id=\"draft-discard\">Discard it</button></p>\n"
         s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
         s += "<p class=\"error\" role=\"alert\" id=\"form-error\"></p>\n"
         s += "<p class=\"conflict\" role=\"alert\" id=\"form-conflict\" hidden>This entry changed on disk since you opened it. "
