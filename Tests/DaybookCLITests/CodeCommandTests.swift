@@ -26,7 +26,9 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows[0]["start"] as? Int, 85, "scalar offset of the second occurrence, after a 4-scalar emoji")
         XCTAssertEqual(rows[1]["quote"] as? String, "She wrote 👩‍⚕️ it on paper. The login failed again.")
-        XCTAssertEqual(try read(diary.appendingPathComponent("codebook.yml")), "codes:\n  frustration: {}\n  workaround: {}\n")
+        // Codes added while coding get colours of their own (issue 41), the palette's first two.
+        XCTAssertEqual(try read(diary.appendingPathComponent("codebook.yml")),
+                       "codes:\n  frustration:\n    color: \"#0969da\"\n  workaround:\n    color: \"#d1242f\"\n")
         let csv = try ok("code", "ls", "workaround", "--csv").out
         XCTAssertEqual(csv, "entry,date,title,code,quote,memo,coder\r\n2026-11-21-1200-night,2026-11-21T12:00:00+01:00,Night,workaround,She wrote 👩‍⚕️ it on paper. The login failed again.,,ann\r\n")
     }

@@ -62,8 +62,10 @@ struct HTMLEntryArticle {
                 s += "<li style=\"--code: \(context.codeColor(c.code))\"><span class=\"swatch\" style=\"background: \(context.codeColor(c.code))\"></span> "
                 s += "<a href=\"\(links.code(c.code))\">\(HTMLText.escape(c.code))</a>"
                 if let coder = c.madeBy(defaultCoder: context.defaultCoder) { s += " <span class=\"meta\">by \(HTMLText.escape(coder))</span>" }
-                s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
-                if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }
+                // A quote and a memo are Markdown as the body is (`**` shows as bold, not as stars);
+                // raw HTML in them stays text, as `Markdown.html` keeps it without `unsafe`.
+                s += c.quote.map { "<blockquote>\(Markdown.html($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
+                if let memo = c.memo { s += "<div class=\"memo\">Memo: \(Markdown.html(memo))</div>" }
                 s += "</li>"
             }
             s += "</ul></section>\n"

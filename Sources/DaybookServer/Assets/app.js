@@ -720,6 +720,34 @@ function setUpForm() {
     return data;
   }
 
+  // The draft: what is typed is kept in this browser as it is typed (a closed tab loses nothing),
+  // and offered on the next visit to the same form; a save removes it.
+  const draftKey = "daybook-draft:" + (editing ? "edit:" + id : "new:" + (document.body.dataset.template || ""));
+  const draftFields = () => ["title", "tags", "body", "date"].filter((n) => form.elements[n]);
+  function keepDraft() {
+    const kept = { savedAt: new Date().toISOString() };
+    for (const n of draftFields()) kept[n] = form.elements[n].value;
+    try { localStorage.setItem(draftKey, JSON.stringify(kept)); } catch (_) { /* storage full or off */ }
+  }
+  let draftTimer = null;
+  form.addEventListener("input", () => { clearTimeout(draftTimer); draftTimer = setTimeout(keepDraft, 300); });
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(draftKey) || "null"); } catch (_) { kept = null; }
+  if (kept && draftFields().some((n) => (kept[n] || "") !== form.elements[n].value)) {
+    const offer = document.getElementById("draft-offer");
+    document.getElementById("draft-time").textContent = "(" + new Date(kept.savedAt).toLocaleString() + ")";
+    offer.hidden = false;
+    document.getElementById("draft-restore").addEventListener("click", () => {
+      for (const n of draftFields()) if (typeof kept[n] === "string") form.elements[n].value = kept[n];
+      offer.hidden = true;
+      say("The draft is back in the form.");
+    });
+    document.getElementById("draft-discard").addEventListener("click", () => {
+      localStorage.removeItem(draftKey);
+      offer.hidden = true;
+    });
+  }
+
   // Each reason at its field, as the WAI's form pattern has it: the control marked invalid and
   // described by its reason; the first such control gets the focus. Returns that control.
   function showReasons(fields) {
@@ -756,6 +784,8 @@ function setUpForm() {
       return;
     }
     showReasons({});
+    clearTimeout(draftTimer);
+    localStorage.removeItem(draftKey);
     location.href = "/entries/" + encodeURIComponent(editing ? id : r.data.id);
   });
 

@@ -22,6 +22,8 @@ struct EntryFormPage {
             for n in names { s += "<option\(n == template?.name ? " selected" : "")>\(e(n))</option>" }
             s += "</select></label> <button type=\"submit\">Use</button></form>\n"
         }
+        s += "<p class=\"draft\" id=\"draft-offer\" role=\"status\" hidden>A draft of this form was kept <span id=\"draft-time\"></span>. "
+        s += "<button type=\"button\" id=\"draft-restore\">Restore it</button> <button type=\"button\" id=\"draft-discard\">Discard it</button></p>\n"
         s += "<form id=\"entry-form\" class=\"entry-form\" novalidate>\n"
         // Not a live region of its own: the page has one (`#live`), where the script says the refusal.
         s += "<p class=\"error\" id=\"form-error\" tabindex=\"-1\"></p>\n"
