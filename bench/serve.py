@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Times `daybook serve` on a generated diary: the index page, an entry page, saving a stroke and an
+"""Times `daybook serve` on a generated diary: the index page, an entry page, a code's page (issue 41:
+every highlight of `trust`, about N/14 of them, so 5,000 at 70,000 entries), saving a stroke and an
 edit (each with its commit) against `daybook new -m`, and the server's memory after a bounded loop of
 requests on loopback (a stand-in for an hour of use).
 
@@ -74,6 +75,10 @@ def main():
         rows.append(("index page `/`", *timed(5, lambda: req("GET", "/")), "≤ 0.100 s"))
         rows.append(("entry page `/entries/ID`", *timed(10, lambda: req("GET", f"/entries/{eid}")), "≤ 0.050 s"))
         entry_file = diary / last["path"]
+        # A code's page: every highlight of the code across the diary, with its context (issue 41).
+        shown = re.search(r"(\d+) highlights?", req("GET", "/codes/trust").decode())
+        rows.append((f"code page `/codes/trust` ({shown.group(1) if shown else '?'} highlights)",
+                     *timed(5, lambda: req("GET", "/codes/trust")), "≤ 0.500 s for 5,000"))
 
         def touched(path):
             # An outside edit in place (the file's inode kept), then the page: the server walks again.
@@ -92,7 +97,7 @@ def main():
         stroke = {"format": "daybook-strokes", "version": 1, "channels": ["x", "y", "t", "force"],
                   "strokes": [{"tool": "pen", "color": "#1f2328", "width": 2, "start": "2026-11-21T12:00:00.000+01:00",
                                "points": [[i, i, i * 8, 0.5] for i in range(50)]}]}
-        rows.append(("save a stroke (with its commit)", *timed(5, lambda: req("POST", f"/api/entries/{eid}/strokes", stroke)), "≤ new -m"))
+        rows.append(("save a stroke (with its commit)", *timed(5, lambda: req("POST", f"/api/entries/{eid}/strokes", stroke)), "≤ 0.300 s (issue 41)"))
 
         def edit():
             v = json.loads(req("GET", f"/api/entries/{eid}/version"))["version"]

@@ -42,6 +42,7 @@ public final class DiaryServer: Sendable {
         PageRoutes(access: access, options: options).add(to: router)
         EntryRoutes(access: access, options: options).add(to: router)
         CodingRoutes(access: access).add(to: router)
+        CodeRoutes(access: access).add(to: router)
         StrokeRoutes(access: access).add(to: router)
         SearchRoutes(access: access).add(to: router)
         TemplateRoutes(access: access).add(to: router)

@@ -48,6 +48,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
             // What the library refuses (no such template, a daybook.yml that no longer reads) is
             // said as the CLI says it, never as an anonymous 500.
             let status: HTTPResponse.Status = switch error.kind {
+            case _ where RequestGuard.isLinkRefusal(error): .forbidden
             case .nothing: .notFound
             case .usage, .input: .unprocessableContent
             case .io, .git: .internalServerError
@@ -87,6 +88,10 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+
+    /// The core's refusal to read through a symbolic link (`Diary.fileBytes`): answered 403, as a
+    /// file the server will not give out, never as the file the link points to.
+    static func isLinkRefusal(_ error: DaybookError) -> Bool { error.message == Diary.symbolicLinkMessage }
 
     static var tokenHelp: String { "Open the address that `daybook serve` printed: it carries the token that lets you in." }
 

@@ -26,7 +26,9 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertEqual(rows.count, 2)
         XCTAssertEqual(rows[0]["start"] as? Int, 85, "scalar offset of the second occurrence, after a 4-scalar emoji")
         XCTAssertEqual(rows[1]["quote"] as? String, "She wrote 👩‍⚕️ it on paper. The login failed again.")
-        XCTAssertEqual(try read(diary.appendingPathComponent("codebook.yml")), "codes:\n  frustration: {}\n  workaround: {}\n")
+        // Codes added while coding get colours of their own (issue 41), the palette's first two.
+        XCTAssertEqual(try read(diary.appendingPathComponent("codebook.yml")),
+                       "codes:\n  frustration:\n    color: \"#0969da\"\n  workaround:\n    color: \"#d1242f\"\n")
         let csv = try ok("code", "ls", "workaround", "--csv").out
         XCTAssertEqual(csv, "entry,date,title,code,quote,memo,coder\r\n2026-11-21-1200-night,2026-11-21T12:00:00+01:00,Night,workaround,She wrote 👩‍⚕️ it on paper. The login failed again.,,ann\r\n")
     }
@@ -123,6 +125,23 @@ final class CodeCommandTests: CLITestCase {
         XCTAssertEqual(try run(["check"]).status, 1)
         try ok("code", "rm", "last", "trust")
         XCTAssertTrue(try read(p).contains("quote: \"showed me the tablet\""), "the orphan stays")
+    }
+
+    func testAPaleColourIsSaidOnceWhenDefinedAndItsHighlightsAreUnderlinedDarker() throws {
+        try initDiary()
+        let pale = try ok("code", "define", "pale", "--color", "#fff176")
+        XCTAssertTrue(pale.err.contains("codebook.yml:2: warning: the colour #fff176 of `pale` has only 1.16 : 1 against white"), pale.err)
+        XCTAssertTrue(try read(diary.appendingPathComponent("codebook.yml")).contains("color: \"#fff176\""), "the colour given is kept")
+        XCTAssertFalse(try ok("code", "define", "dark", "--color", "#d1242f").err.contains("warning"))
+        _ = try newEntry("One", "-m", body)
+        try ok("code", "add", "last", "pale", "--quote", "showed me the tablet")
+        // Shown without a word: the export says nothing more, and underlines in the darker shade.
+        let site = diary.deletingLastPathComponent().appendingPathComponent("site")
+        let export = try ok("export", "html", "-o", site.path)
+        XCTAssertFalse(export.err.contains("1.16"), export.err)
+        let page = try FileManager.default.subpathsOfDirectory(atPath: site.appendingPathComponent("entries").path)
+            .filter { $0.hasSuffix(".html") }.map { try read(site.appendingPathComponent("entries/" + $0)) }.joined()
+        XCTAssertTrue(page.contains("--code: #fff176; --code-line: #"), page)
     }
 
     func testRenameMergeAndCodebookInOneCommitEach() throws {

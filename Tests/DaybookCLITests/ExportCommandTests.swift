@@ -129,7 +129,11 @@ final class ExportCommandTests: CLITestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: site.appendingPathComponent(rel).path), rel)
         }
         XCTAssertTrue(try read(site.appendingPathComponent("style.css")).contains("@media print"))
-        XCTAssertTrue(try read(site.appendingPathComponent("index.html")).contains("<svg role=\"img\""))
+        // The calendar's squares are hidden from screen readers; its table of months says the same in text.
+        let index = try read(site.appendingPathComponent("index.html"))
+        XCTAssertTrue(index.contains("<svg aria-hidden=\"true\""), index)
+        XCTAssertTrue(index.contains("<summary>Entries per month in 2026</summary>"), index)
+        XCTAssertTrue(index.contains("<tr><th scope=\"row\">November</th><td>"), index)
     }
 
     func testHTMLEntryPagesShowStrokesAsInlineSVG() throws {

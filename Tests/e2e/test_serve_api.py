@@ -266,7 +266,7 @@ def test_attachments_are_served_from_the_entry_folder_only(served, diary):
     assert headers["Content-Type"] == "application/octet-stream"
     for name in ("config.png", "..%2F..%2F..%2Fdaybook.yml", ".git", "%2Fetc%2Fpasswd"):
         status, _, data = served.request("GET", f"/entries/{eid}/{name}")
-        assert status in (400, 404), name
+        assert status in ((403,) if name == "config.png" else (400, 404)), name
         assert b"timezone" not in data and b"root:" not in data
 
 
@@ -276,7 +276,7 @@ def test_an_attachment_folder_that_links_out_of_the_diary_is_not_followed(served
     (outside / "secret.png").write_bytes(b"\x89PNG secret")
     os.symlink(outside, entry(diary).with_suffix(""))
     status, _, data = served.request("GET", f"/entries/{entry(diary).stem}/secret.png")
-    assert status == 404 and b"secret" not in data
+    assert status == 403 and b"secret" not in data and b"is a symbolic link" in data
 
 
 def test_a_broken_daybook_yml_is_named_with_its_line_until_it_is_fixed(served, diary):
@@ -338,6 +338,39 @@ def test_entries_saved_a_minute_apart_get_their_own_times(diary, tmp_path):
     assert first[0] == 201 and second[0] == 201
     assert first[1]["id"].startswith("2026-11-21-1205") and second[1]["id"].startswith("2026-11-21-1206")
     assert "date: 2026-11-21T12:06:00+01:00" in (diary.path / second[1]["path"]).read_text()
+
+
+def test_a_server_left_running_writes_the_time_of_each_request(diary, tmp_path):
+    """Issue 41: five entries saved minutes apart with an empty "When" all got the server's start
+    time (`…-0553`, `-2`, `-3`), every `coded:` too, and "today" and "yesterday" were the start
+    day's. Here the server starts on the 21st; the clock then moves on while it runs."""
+    clock = tmp_path / "clock"
+    clock.write_text("2026-11-21T05:53:00+01:00\n")
+    saved_env = dict(diary.env)
+    diary.env.update({"DAYBOOK_NOW": "", "DAYBOOK_NOW_FILE": str(clock)})
+    s = Served(diary)
+    try:
+        clock.write_text("2026-11-22T09:15:00+01:00\n")
+        first = call(s, "POST", "/api/entries", {"title": "Ward", "date": "", "body": "The nurse.\n"})
+        clock.write_text("2026-11-22T09:16:00+01:00\n")
+        second = call(s, "POST", "/api/entries", {"title": "Ward", "date": " ", "body": "The doctor.\n"})
+        coded = call(s, "POST", f"/api/entries/{first[1]['id']}/codings", {"code": "care", "quote": "nurse"})
+        clock.write_text("2026-11-23T08:00:00+01:00\n")
+        third = call(s, "POST", "/api/entries", {"title": "Evening", "date": "yesterday 18:30", "body": "Late.\n"})
+        fourth = call(s, "POST", "/api/entries", {"title": "Morning", "date": "today 07:45", "body": "Early.\n"})
+        yesterday = s.request("GET", "/?on=yesterday")[2].decode()
+        today = s.request("GET", "/?from=today")[2].decode()
+    finally:
+        s.stop()
+        diary.env.clear()
+        diary.env.update(saved_env)
+    assert [r[0] for r in (first, second, coded, third, fourth)] == [201, 201, 201, 201, 201], (first, second, coded, third, fourth)
+    assert first[1]["id"] == "2026-11-22-0915-ward" and second[1]["id"] == "2026-11-22-0916-ward"
+    assert "date: 2026-11-22T09:16:00+01:00\n" in (diary.path / second[1]["path"]).read_text()
+    assert "2026-11-22T09:16:00+01:00" in (diary.path / first[1]["path"]).read_text().split("codes:", 1)[1]
+    assert third[1]["id"] == "2026-11-22-1830-evening" and fourth[1]["id"] == "2026-11-23-0745-morning"
+    assert "Evening" in yesterday and "Ward" in yesterday and "Morning" not in yesterday and "3 entries" in yesterday
+    assert "Morning" in today and "Evening" not in today and "Ward" not in today and "1 entry" in today
 
 
 def test_a_form_saved_after_the_cli_changed_the_entry_keeps_the_cli_change(served, diary):

@@ -48,4 +48,24 @@ public enum CodeRenaming {
         try change.commit("code rename: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
         return (summary, warnings)
     }
+
+    /// `code merge SOURCES --into TARGET`: the merged codes leave the codebook (their children move
+    /// under the target) and every coding of them becomes one of the target, one commit
+    /// `code merge: A, B → TARGET (N entries)`. Throws `.nothing` when none is defined or used.
+    /// The command line and the web app's code page both come here.
+    public static func merge(_ sources: [String], into target: String, in diary: Diary) throws -> (summary: String, warnings: [Diagnostic]) {
+        let sources = sources.filter { $0 != target }
+        guard !sources.isEmpty else { throw DaybookError.usage("name the codes to merge into \(target)") }
+        var book = try Codebook.load(diary)
+        let defined = sources.contains(where: book.contains)
+        try book.merge(sources, into: target)
+        let change = try Change(diary)
+        try change.allOrNothing("code merge")
+        let (titles, warnings) = try recode(diary, in: change) { sources.contains($0) ? target : nil }
+        guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: none of \(sources.joined(separator: ", ")) is in the codebook or in any entry") }
+        try change.write(book)
+        let summary = "\(sources.joined(separator: ", ")) → \(target) (\(titles.count == 1 ? "1 entry" : "\(titles.count) entries"))"
+        try change.commit("code merge: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
+        return (summary, warnings)
+    }
 }

@@ -32,7 +32,10 @@ public struct Codebook: Equatable, Sendable {
 
     /// The diary's codebook; empty when codebook.yml does not exist yet.
     public static func load(_ diary: Diary) throws -> Codebook {
-        guard let data = FileManager.default.contents(atPath: diary.codebookFile.path) else { return Codebook() }
+        // Never through a symbolic link (`Diary.fileBytes`): a linked codebook.yml is refused.
+        guard var bytes = try diary.fileBytes(fileName) else { return Codebook() }
+        bytes.removeLast()  // the reader's NUL
+        let data = Data(bytes)
         let display = diary.displayPath(fileName)
         guard let text = String(validatingUTF8Data: data) else { throw EntryParser.utf8Error(data, path: display) }
         return try parse(text, path: display)

@@ -29,12 +29,27 @@ extension Codebook {
         return self != before
     }
 
-    /// Adds a code at the top level when the codebook does not have it (inductive coding).
+    /// Adds a code at the top level when the codebook does not have it (inductive coding), with
+    /// a colour no code has yet (`newCodeColor`), so codes made while coding are told apart in
+    /// every highlight instead of all taking the one default colour.
     @discardableResult
     public mutating func addIfMissing(_ name: String) -> Bool {
         if contains(name) { return false }
-        codes.append(Code(name: name))
+        codes.append(Code(name: name, color: newCodeColor))
         return true
+    }
+
+    /// Colours far apart from each other and readable as a highlight on white and dark pages.
+    public static let newCodePalette = ["#0969da", "#d1242f", "#1a7f37", "#8250df", "#bc4c00",
+                                        "#1b7c83", "#bf3989", "#9a6700", "#0550ae", "#57606a"]
+
+    /// The first colour of the palette that no code of the codebook has; when all are taken,
+    /// the palette again in turn, by the number of codes.
+    public var newCodeColor: String {
+        var used = Set<String>()
+        func walk(_ list: [Code]) { for c in list { if let color = c.color { used.insert(color.lowercased()) }; walk(c.children) } }
+        walk(codes)
+        return Codebook.newCodePalette.first { !used.contains($0) } ?? Codebook.newCodePalette[allCodes.count % Codebook.newCodePalette.count]
     }
 
     /// Renames a code, keeping its place, description, colour and children.

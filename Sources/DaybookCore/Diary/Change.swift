@@ -55,7 +55,13 @@ public final class Change {
             if !outsideEdits {
                 leftPending = pending
             } else if !pending.isEmpty {
-                outsideCommit = try repository.commit(paths: pending.map(\.path), message: Change.outsideMessage(pending))
+                // A symbolic link made outside is not committed (Repository.stage), nor named as committed.
+                let kept = pending.filter { !repository.isSymbolicLink($0.path) }
+                let links = pending.map(\.path).filter { repository.isSymbolicLink($0) }
+                if !kept.isEmpty {
+                    outsideCommit = try repository.commit(paths: kept.map(\.path), message: Change.outsideMessage(kept))
+                }
+                sayLinksLeftOut(links + (kept.isEmpty ? [] : repository.linksLeftOut))
             }
         } catch {
             throw Change.explained(error, repository, diary)
@@ -101,6 +107,18 @@ public final class Change {
     /// Where a change tells what it repaired before its work (stale git locks): the CLI prints
     /// it on stderr; the library never prints.
     nonisolated(unsafe) public static var notice: (Diagnostic) -> Void = { _ in }
+
+    /// Symbolic links a commit of this change left out (`Repository.stage`), relative to the root.
+    public private(set) var linksLeftOut: [String] = []
+
+    /// Says each link left out as `check` says links: the file, and that daybook does not commit it.
+    private func sayLinksLeftOut(_ links: [String]) {
+        for link in Set(links).sorted() where !linksLeftOut.contains(link) {
+            linksLeftOut.append(link)
+            Change.notice(Diagnostic(.warning, "a symbolic link, left out of the commit: daybook commits no links, which could lead out of the diary in every clone (replace it with the file or folder itself)",
+                                     at: SourceLocation(path: diary.displayPath(link))))
+        }
+    }
 
     static func outsideMessage(_ pending: [PendingChange]) -> String {
         let entries = Set(pending.map(\.path).filter(Diary.isEntryPath)).count
@@ -244,6 +262,7 @@ public final class Change {
             rollBackIntent()
             throw Change.explained(error, repository, diary)
         }
+        sayLinksLeftOut(repository.linksLeftOut)
         // Committed: the record goes (a kill before this line finds every file as HEAD has it).
         finishIntent()
         return id

@@ -267,10 +267,25 @@ public final class Diary {
     /// Refuses to write or read `rel` through a symbolic link: one under entries/ could lead out
     /// of the diary (`entries/2025/02 -> /elsewhere`).
     public func checkNoSymbolicLink(_ rel: String) throws {
-        if let link = symbolicLink(on: rel) {
-            throw DaybookError.io("is a symbolic link: daybook does not follow links inside the diary (replace it with the folder or file itself)",
-                                  at: SourceLocation(path: displayPath(link)))
-        }
+        if let link = symbolicLink(on: rel) { throw symbolicLinkRefusal(link) }
+    }
+
+    /// What every refusal to go through a symbolic link says (the web app answers it with 403).
+    public static let symbolicLinkMessage = "is a symbolic link: daybook does not follow links inside the diary (replace it with the folder or file itself)"
+
+    /// The refusal of `link` (a path below the root): the file as the user names it, and why.
+    public func symbolicLinkRefusal(_ link: String) -> DaybookError {
+        .input(Diary.symbolicLinkMessage, at: SourceLocation(path: displayPath(link)))
+    }
+
+    /// The bytes of `rel` followed by a 0 byte (as `StrokeFile.read` gives them), nil when there is
+    /// no such regular file; throws the refusal when a part of the path is a symbolic link. The one
+    /// rule for reading a file that a request, a page or a reference names (entries, stroke files,
+    /// attachments, the codebook): no link leads a read out of the diary. The last part is opened
+    /// with O_NOFOLLOW too, so a link put there after the check is not followed either.
+    public func fileBytes(_ rel: String) throws -> [UInt8]? {
+        if let link = symbolicLink(on: rel) { throw symbolicLinkRefusal(link) }
+        return StrokeFile.read(path: rootPrefix + rel, followingLinks: false)
     }
 
     /// The bytes of `rel` when it is a regular file reached without a symbolic link on the way;
@@ -388,7 +403,13 @@ public final class Diary {
 
     /// Reads one entry file and, when asked, the digest of the bytes parsed (`EntryCache.digest`).
     func readEntry(_ rel: String, digest: Bool) -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
-        guard let bytes = StrokeFile.read(path: rootPrefix + rel) else { return (unreadable(rel), nil) }
+        let bytes: [UInt8]
+        do {
+            guard let read = try fileBytes(rel) else { return (unreadable(rel), nil) }
+            bytes = read
+        } catch let e as DaybookError {
+            return (EntryParser.Outcome(entry: nil, problems: [e]), nil)
+        } catch { return (unreadable(rel), nil) }
         // The reader ends its bytes with a NUL for the stroke parser: it is not the entry's.
         return bytes.withUnsafeBufferPointer { parseEntry(rel, UnsafeBufferPointer(rebasing: $0.dropLast()), digest: digest, ink: true) }
     }
@@ -419,7 +440,9 @@ public final class Diary {
     private func parseEntry(_ rel: String, _ bytes: UnsafeBufferPointer<UInt8>, digest: Bool, ink: Bool, keepBody: Bool = true)
         -> (outcome: EntryParser.Outcome, digest: [UInt8]?) {
         let inkRel = ink ? StrokeFile.path(ofEntry: rel) : ""
-        let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel) : nil
+        // Not through a link: the entry's own path was checked (or walked without links), and
+        // the stroke file is beside it, so only its last part can be one.
+        let inkBytes = ink ? StrokeFile.read(path: rootPrefix + inkRel, followingLinks: false) : nil
         var outcome = parser.parse(bytes: bytes, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil, keepBody: keepBody)
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
         return (outcome, digest ? EntryCache.digest(entry: bytes, ink: inkBytes) : nil)
@@ -431,7 +454,7 @@ public final class Diary {
     /// characters beyond ASCII, any problem) is read as text, which also words the problem.
     public func entryBody(_ rel: String) throws -> String {
         let display = displayPath(rel)
-        guard var bytes = StrokeFile.read(path: rootPrefix + rel) else {
+        guard var bytes = try fileBytes(rel) else {
             throw DaybookError.io("cannot read the file", at: SourceLocation(path: display))
         }
         bytes.removeLast() // the reader's NUL
@@ -445,7 +468,7 @@ public final class Diary {
     /// with the highlighter codings of its stroke file and the places of its codings.
     public func readEntry(_ rel: String, text: EntryText) -> EntryParser.Outcome {
         let inkRel = StrokeFile.path(ofEntry: rel)
-        let inkBytes = StrokeFile.read(path: rootPrefix + inkRel)
+        let inkBytes = StrokeFile.read(path: rootPrefix + inkRel, followingLinks: false)
         var outcome = parser.parse(text, relativePath: rel, displayPath: displayPath(rel), hasInk: inkBytes != nil)
         addInk(inkBytes, to: &outcome, inkPath: inkRel)
         return outcome

@@ -18,14 +18,16 @@ public struct EntryRevision: Sendable {
 
     /// The reasons the fields' answers do not fit the template, by field name (empty: all fit).
     public func rejections(template: Template?) -> [String: String] {
-        guard let template, !fields.isEmpty else { return [:] }
+        guard !fields.isEmpty else { return [:] }
+        let unknown = TemplateFill.unknownFields(template, answers: fields)
+        guard let template else { return unknown }
         // Fields the answers leave unasked (their `when:` does not hold) are not checked: they are
         // removed. The rest are checked as they stand, whatever their conditions.
         let skipped = template.fieldsNotAsked(typed: fields)
         let asked = template.fields.filter { fields[$0.name] != nil && !skipped.contains($0.name) }
         var only = template
         only.fields = asked.map { var f = $0; f.condition = nil; return f }
-        return TemplateFill.rejections(only, answers: fields)
+        return TemplateFill.rejections(only, answers: fields).merging(unknown) { known, _ in known }
     }
 
     /// Applies the revision to an entry's text. Keys whose value is unchanged keep their bytes;
@@ -62,6 +64,10 @@ public struct EntryRevision: Sendable {
                 if let value { text.set(key: field.name, lines: [field.name + ": " + YAMLWriter.value(value)]) } else { text.remove(key: field.name) }
             }
         }
-        if let body, body != entry.body { text.setBody(body) }
+        // A text area's value need not end with a newline; the file's body does (as `new` writes it).
+        if var body {
+            if !body.isEmpty && !body.hasSuffix("\n") { body += "\n" }
+            if body != entry.body { text.setBody(body) }
+        }
     }
 }

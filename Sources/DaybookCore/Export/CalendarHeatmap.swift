@@ -22,7 +22,9 @@ enum CalendarHeatmap {
         let width = 30 + weeks * step, height = 18 + 7 * step
         let total = days.filter { $0.key.year == year }.values.reduce(0, +)
         var s = "<figure class=\"heatmap\"><figcaption>\(year): \(total) entr\(total == 1 ? "y" : "ies")</figcaption>"
-        s += "<svg role=\"img\" aria-label=\"entries per day in \(year)\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" xmlns=\"http://www.w3.org/2000/svg\">"
+        // The 365 squares are hidden from assistive technology (one by one they say nothing a
+        // listener can take in); the table of months after the picture is their text alternative.
+        s += "<svg aria-hidden=\"true\" focusable=\"false\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" xmlns=\"http://www.w3.org/2000/svg\">"
         let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         for m in 1...12 {
             guard let d = LocalDay(year: year, month: m, day: 1) else { continue }
@@ -41,8 +43,21 @@ enum CalendarHeatmap {
             s += "<title>\(d): \(n) entr\(n == 1 ? "y" : "ies")</title></rect>"
             d = d.adding(days: 1)
         }
-        s += "</svg></figure>"
+        s += "</svg>" + table(of: year, days: days) + "</figure>"
         return s
+    }
+
+    /// The calendar as text: the entries of each month of the year, in a table a person opens.
+    static func table(of year: Int, days: [LocalDay: Int]) -> String {
+        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        var perMonth = Array(repeating: 0, count: 12), daysWritten = Array(repeating: 0, count: 12)
+        for (d, n) in days where d.year == year && n > 0 { perMonth[d.month - 1] += n; daysWritten[d.month - 1] += 1 }
+        var s = "<details class=\"heatmap-table\"><summary>Entries per month in \(year)</summary><table><thead><tr><th scope=\"col\">Month</th>"
+        s += "<th scope=\"col\">Entries</th><th scope=\"col\">Days with an entry</th></tr></thead><tbody>"
+        for m in 0..<12 {
+            s += "<tr><th scope=\"row\">\(monthNames[m])</th><td>\(perMonth[m])</td><td>\(daysWritten[m])</td></tr>"
+        }
+        return s + "</tbody></table></details>"
     }
 
     /// The legend under the calendars.

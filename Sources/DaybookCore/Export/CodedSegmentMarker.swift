@@ -6,6 +6,9 @@ struct CodedSegment {
     var range: Range<String.Index>
     var code: String
     var color: String
+    /// Which of the entry's codings it is (its place in `codes:`), for the web app to reach it
+    /// from the highlight; nil where no page needs it.
+    var coding: Int? = nil
 }
 
 /// Puts private-use markers around each segment before cmark renders the body, then turns every
@@ -73,7 +76,11 @@ enum CodedSegmentMarker {
             else if !inTag && !wrapped && !open.isEmpty && u != "\n" {
                 for i in open {
                     let s = segments[i]
-                    out += "<mark class=\"coded\" style=\"--code: \(s.color)\" title=\"\(HTMLText.escape(s.code))\">"
+                    // A colour too pale to see against white is underlined in a darker shade of itself.
+                    let line = CodeColorContrast.underline(s.color)
+                    let style = "--code: \(s.color)" + (line == s.color ? "" : "; --code-line: \(line)")
+                    let place = s.coding.map { " data-coding=\"\($0)\"" } ?? ""
+                    out += "<mark class=\"coded\" style=\"\(style)\"\(place) title=\"\(HTMLText.escape(s.code))\">"
                 }
                 wrapped = true
             }

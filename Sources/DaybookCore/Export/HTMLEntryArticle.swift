@@ -20,7 +20,14 @@ struct HTMLEntryArticle {
             s += "</dl>\n"
         }
         s += "</header>\n<div class=\"body\">\n"
-        let segments = context.codedSegments(of: e).map { CodedSegment(range: $0.range, code: $0.coding.code, color: context.codeColor($0.coding.code)) }
+        // The segments come in the order of `codes:`, orphaned quotes left out: each is found
+        // from where the last one was, so two equal codings still get their own places.
+        var next = e.codings.startIndex
+        let segments = context.codedSegments(of: e).map { found -> CodedSegment in
+            let place = e.codings[next...].firstIndex(of: found.coding)
+            if let place { next = place + 1 }
+            return CodedSegment(range: found.range, code: found.coding.code, color: context.codeColor(found.coding.code), coding: place)
+        }
         let rule = context.entryLinks
         var body = HTMLEntryArticle.demotingHeadings(CodedSegmentMarker.render(
             e.body, segments: segments, unsafe: context.options.unsafeHTML,
@@ -55,8 +62,10 @@ struct HTMLEntryArticle {
                 s += "<li style=\"--code: \(context.codeColor(c.code))\"><span class=\"swatch\" style=\"background: \(context.codeColor(c.code))\"></span> "
                 s += "<a href=\"\(links.code(c.code))\">\(HTMLText.escape(c.code))</a>"
                 if let coder = c.madeBy(defaultCoder: context.defaultCoder) { s += " <span class=\"meta\">by \(HTMLText.escape(coder))</span>" }
-                s += c.quote.map { "<blockquote>\(HTMLText.escape($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
-                if let memo = c.memo { s += "<p class=\"memo\">Memo: \(HTMLText.escape(memo))</p>" }
+                // A quote and a memo are Markdown as the body is (`**` shows as bold, not as stars);
+                // raw HTML in them stays text, as `Markdown.html` keeps it without `unsafe`.
+                s += c.quote.map { "<blockquote>\(Markdown.html($0))</blockquote>" } ?? " <span class=\"meta\">\(c.unquotedPlace)</span>"
+                if let memo = c.memo { s += "<div class=\"memo\">Memo: \(Markdown.html(memo))</div>" }
                 s += "</li>"
             }
             s += "</ul></section>\n"

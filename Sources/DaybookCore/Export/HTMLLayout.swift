@@ -46,7 +46,7 @@ enum HTMLLayout {
     .fields { display: grid; grid-template-columns: max-content 1fr; gap: 0 1rem; margin: 0.5rem 0; }
     .fields dt { font-weight: 600; }
     .fields dd { margin: 0; }
-    mark.coded { background: color-mix(in srgb, var(--code) 22%, transparent); border-bottom: 2px solid var(--code); color: inherit; padding: 0 1px; }
+    mark.coded { background: color-mix(in srgb, var(--code) 22%, transparent); border-bottom: 2px solid var(--code-line, var(--code)); color: inherit; padding: 0 1px; }
     sup.code-label { font: 600 0.7rem system-ui, sans-serif; color: var(--ink); background: #f6f8fa; border: 1px solid var(--line); border-radius: 3px; padding: 0 3px; margin-left: 2px; }
     .codings li, .segments li { margin: 0.4rem 0; }
     .codings blockquote, .segments blockquote { margin: 0.2rem 0 0.2rem 0; padding-left: 0.8rem; border-left: 4px solid var(--code, var(--line)); }

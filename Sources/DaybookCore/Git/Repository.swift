@@ -193,20 +193,36 @@ public final class Repository {
         return try commitTree(treeID, message: message, extraParents: mergeParent.map { [try oid($0)] } ?? [])
     }
 
+    /// Whether `path` (relative to the root) is a symbolic link itself; daybook commits none.
+    public func isSymbolicLink(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(root.appendingPathComponent(path).path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// The symbolic links the last commit left out (`stage`), relative to the root, sorted.
+    public private(set) var linksLeftOut: [String] = []
+
     /// Brings the index in line with the working tree for exactly `paths`; returns its tree.
+    /// No symbolic link is staged (a file that became one keeps the version the index has): a
+    /// committed link travels to every clone, where it may point out of the diary (`/etc/passwd`),
+    /// and daybook never follows one. Those left out are in `linksLeftOut`, for the change to say.
     func stage(_ paths: [String]) throws -> git_oid {
         var index: OpaquePointer?
         try Repository.check(git_repository_index(&index, handle), "git_repository_index")
         defer { git_index_free(index) }
+        let walk = LinkSkipping(root: root.path)
+        defer { linksLeftOut = walk.skipped.sorted() }
         for path in Set(paths).sorted() {
-            // lstat, as git looks: a symbolic link is staged as a link (one whose target is gone
-            // too; following it read such a link as deleted, so it was never committed).
+            // lstat, as git looks: a link whose target is gone is still a link, not a deletion.
             var st = stat()
             let exists = lstat(root.appendingPathComponent(path).path, &st) == 0
-            if exists && st.st_mode & S_IFMT == S_IFDIR {
+            if exists && st.st_mode & S_IFMT == S_IFLNK {
+                walk.skipped.append(path)
+            } else if exists && st.st_mode & S_IFMT == S_IFDIR {
                 try withPathspec([path]) { spec in
-                    try Repository.check(git_index_add_all(index, spec, UInt32(GIT_INDEX_ADD_DEFAULT.rawValue), nil, nil), "git_index_add_all")
-                    try Repository.check(git_index_update_all(index, spec, nil, nil), "git_index_update_all")
+                    let payload = Unmanaged.passUnretained(walk).toOpaque()
+                    try Repository.check(git_index_add_all(index, spec, UInt32(GIT_INDEX_ADD_DEFAULT.rawValue), LinkSkipping.callback, payload), "git_index_add_all")
+                    try Repository.check(git_index_update_all(index, spec, LinkSkipping.callback, payload), "git_index_update_all")
                 }
             } else if exists {
                 try Repository.check(git_index_add_bypath(index, path), "git_index_add_bypath")
@@ -256,6 +272,24 @@ public final class Repository {
             try Repository.check(git_commit_create(&out, handle, "HEAD", sig, sig, "UTF-8", text, tree, buf.count, buf.baseAddress), "git_commit_create")
         }
         return Repository.string(out)
+    }
+
+    /// What `stage` tells libgit2's walk of a folder: skip each symbolic link, and note it.
+    final class LinkSkipping {
+        let root: String
+        var skipped: [String] = []
+        init(root: String) { self.root = root }
+
+        /// git_index_matched_path_cb: a positive answer skips the path (the index keeps what it had).
+        static let callback: git_index_matched_path_cb = { path, _, payload in
+            guard let path, let payload else { return 0 }
+            let walk = Unmanaged<LinkSkipping>.fromOpaque(payload).takeUnretainedValue()
+            let rel = String(cString: path)
+            var st = stat()
+            guard lstat(walk.root + "/" + rel, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return 0 }
+            if !walk.skipped.contains(rel) { walk.skipped.append(rel) }
+            return 1
+        }
     }
 
     func withPathspec<T>(_ paths: [String], _ body: (UnsafeMutablePointer<git_strarray>) throws -> T) rethrows -> T {

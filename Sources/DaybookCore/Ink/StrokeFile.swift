@@ -101,12 +101,14 @@ public struct StrokeFile: Equatable, Sendable {
     /// million points is 40 MB, and Data plus a copy would double that.
     public static func read(_ url: URL) -> [UInt8]? { read(path: url.path) }
 
-    public static func read(path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// `followingLinks` false: nil when the last part of `path` is a symbolic link, or the file is
+    /// not a regular file (a pipe is not waited on).
+    public static func read(path: String, followingLinks: Bool = true) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW | O_NONBLOCK))
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return nil }
+        guard fstat(fd, &st) == 0, followingLinks || st.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
         var filled = 0
         while filled < bytes.count - 1 {

@@ -56,14 +56,24 @@ public struct TemplateLibrary {
         }
         if let folder {
             let url = folder.appendingPathComponent(name + ".md")
+            let rel = "templates/\(name).md"
+            try TemplateLibrary.refuseLink(folder, rel: "templates", display: display)
+            try TemplateLibrary.refuseLink(url, rel: rel, display: display)
             if FileManager.default.fileExists(atPath: url.path) {
-                let rel = "templates/\(name).md"
                 return try TemplateLibrary.read(url, name: name, origin: .diary(rel), path: display(rel))
             }
         }
         guard let builtin = TemplateLibrary.builtinFolder?.appendingPathComponent(name + ".md"),
               FileManager.default.fileExists(atPath: builtin.path) else { return nil }
         return try TemplateLibrary.read(builtin, name: name, origin: .builtin, path: "builtin:\(name).md")
+    }
+
+    /// A diary's template is never read through a symbolic link (`Diary.symbolicLinkMessage`).
+    static func refuseLink(_ url: URL, rel: String, display: (String) -> String) throws {
+        var st = stat()
+        if lstat(url.path, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK {
+            throw DaybookError.input(Diary.symbolicLinkMessage, at: SourceLocation(path: display(rel)))
+        }
     }
 
     /// The template called `name`, or an error listing the ones there are.

@@ -40,11 +40,18 @@ struct IndexPage {
         let page = max(1, Int(value("page") ?? "") ?? 1)
         let newest = Array(positions.reversed())
         let shown = snapshot.entries(newest.dropFirst((page - 1) * IndexPage.pageSize).prefix(IndexPage.pageSize), parts: [.title, .tags])
-        var s = form(problem: problem)
-        s += "<section id=\"search-results\" class=\"search-results\" hidden><h2>Found</h2><ol></ol></section>\n"
-        s += "<section class=\"overview\"><p class=\"meta\">\(positions.count) entr\(positions.count == 1 ? "y" : "ies")</p>\n"
+        let pages = max(1, (newest.count + IndexPage.pageSize - 1) / IndexPage.pageSize)
+        // Headings and skip links, so a keyboard or a screen reader gets past the filters and the
+        // hundred links of a page without a hundred Tabs.
+        var s = "<h1>Entries</h1>\n<ul class=\"skips\"><li><a class=\"skip\" href=\"#list-heading\">Skip to the entries</a></li>"
+        s += "<li><a class=\"skip\" href=\"#pages\">Skip to the pages</a></li></ul>\n"
+        s += form(problem: problem)
+        s += "<section id=\"search-results\" class=\"search-results\" hidden aria-labelledby=\"found-heading\"><h2 id=\"found-heading\">Found</h2><ol></ol></section>\n"
+        s += "<section class=\"overview\" aria-labelledby=\"calendar-heading\"><h2 id=\"calendar-heading\">Calendar</h2><p class=\"meta\">\(positions.count) entr\(positions.count == 1 ? "y" : "ies")</p>\n"
         s += view.heatmap(days: positions.map { snapshot.date($0).day }) + "</section>\n"
-        s += "<ul class=\"entry-list\" id=\"entries\">\n"
+        s += unparsed()
+        s += "<h2 id=\"list-heading\" tabindex=\"-1\">Newest first\(pages > 1 ? ", page \(page) of \(pages)" : "")</h2>\n"
+        s += "<ul class=\"entry-list\" id=\"entries\" aria-labelledby=\"list-heading\">\n"
         for e in shown {
             s += "<li><time datetime=\"\(e.date)\">\(HTMLEntryView.readableDate(e.date))</time> "
             s += "<a href=\"\(view.entryLink(e))\">\(AppLayout.escape(e.title.isEmpty ? e.id : e.title))</a>"
@@ -53,11 +60,35 @@ struct IndexPage {
             s += "</li>\n"
         }
         s += "</ul>\n"
-        if newest.count > page * IndexPage.pageSize {
-            let rest = query.filter { $0.0 != "page" } + [("page", "\(page + 1)")]
-            s += "<p><a rel=\"next\" href=\"/?\(IndexPage.encode(rest))\">Older entries</a></p>\n"
-        }
+        s += pagination(page: page, pages: pages)
         return s
+    }
+
+    /// The pages of the list as a navigation landmark: newer, where this page is, older.
+    func pagination(page: Int, pages: Int) -> String {
+        func link(_ n: Int, _ text: String, _ rel: String) -> String {
+            let rest = query.filter { $0.0 != "page" } + (n == 1 ? [] : [("page", "\(n)")])
+            return "<a rel=\"\(rel)\" href=\"/?\(IndexPage.encode(rest))\">\(text)</a>"
+        }
+        var s = "<nav class=\"pages\" id=\"pages\" aria-label=\"Pages of entries\" tabindex=\"-1\"><p>"
+        if page > 1 { s += link(page - 1, "Newer entries", "prev") + " " }
+        s += "<span aria-current=\"page\">Page \(min(page, pages)) of \(pages)</span>"
+        if page < pages { s += " " + link(page + 1, "Older entries", "next") }
+        return s + "</p></nav>\n"
+    }
+
+    /// Entry files that do not read, whatever the filters: named with their first problem and a
+    /// link to the page that shows all of them and edits the raw text (they were left out unsaid).
+    func unparsed() -> String {
+        let files = snapshot.unparsed
+        guard !files.isEmpty else { return "" }
+        var s = "<section class=\"unparsed\" id=\"unparsed\"><h2>Entries that do not read</h2><ul>\n"
+        for (path, problems) in files {
+            let id = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            s += "<li><a href=\"/entries/\(AppLayout.escape(id))\">\(AppLayout.escape(id))</a> "
+            s += "<span class=\"error\">\(AppLayout.escape(problems.first?.description ?? "cannot be read"))</span></li>\n"
+        }
+        return s + "</ul></section>\n"
     }
 
     func form(problem: String?) -> String {

@@ -42,6 +42,11 @@ struct EntryRoutes {
             let body = try await RequestBody.read(request, context: context)
             return try access.with { diary in try EntryRoutes.create(body, in: diary) }
         }
+        router.put("api/entries/:id/raw") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let body = try await RequestBody.read(request, context: context)
+            return try access.with { diary in try EntryRoutes.saveRaw(id, body, in: diary) }
+        }
         router.put("api/entries/:id") { request, context -> Response in
             let id = try context.parameters.require("id")
             let body = try await RequestBody.read(request, context: context)
@@ -55,15 +60,17 @@ struct EntryRoutes {
         let templateName = try body.string("template").flatMap { $0.isEmpty ? nil : $0 }
         do {
             let template = try templateName.map { try TemplateLibrary(diary: diary).require($0) }
-            if let template {
-                // A field the form hid (its `when:` does not hold) is not written, whatever it held.
-                answers = TemplateFill.answersAsked(template, answers: answers)
-                let reasons = TemplateFill.rejections(template, answers: answers)
-                if !reasons.isEmpty { return Refusal.response(.usage("some fields do not fit the template \(template.name)"), fields: reasons) }
+            // A field the form hid (its `when:` does not hold) is not written, whatever it held.
+            if let template { answers = TemplateFill.answersAsked(template, answers: answers) }
+            // A "When" that does not read is told at its field, with the template's reasons, all at once.
+            let (when, dateProblem) = try EntryRoutes.moment(body, in: diary)
+            let unknown = TemplateFill.unknownFields(template, answers: answers)
+            var reasons = template.map { TemplateFill.rejections($0, answers: answers) }?.merging(unknown) { known, _ in known } ?? unknown
+            if let dateProblem { reasons["date"] = dateProblem.message }
+            if reasons.count > (dateProblem == nil ? 0 : 1) {
+                return Refusal.response(.usage("some fields do not fit " + (template.map { "the template \($0.name)" } ?? "an entry without a template")), fields: reasons)
             }
-            let when = try body.string("date").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }.map {
-                try DateExpression.moment($0, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday)
-            } ?? diary.clock.nowLocal
+            if let dateProblem { return Refusal.response(dateProblem, fields: reasons) }
             let title = try body.string("title")?.trimmingCharacters(in: .whitespaces)
             var draft = EntryDraft(date: when, title: title?.isEmpty == false ? title : nil)
             draft.tags = try body.strings("tags") ?? []
@@ -75,7 +82,20 @@ struct EntryRoutes {
             let id = ((rel as NSString).lastPathComponent as NSString).deletingPathExtension
             return json(.object([("id", .string(id)), ("path", .string(rel))]), status: .created)
         } catch let e as DaybookError {
-            return Refusal.response(e, fields: e.message.hasPrefix("field `") ? fieldOf(e) : [:])
+            // The only "nothing" here is an empty body: nothing saved is a refusal (it answered 200).
+            return Refusal.response(e, fields: e.kind == .nothing ? ["body": e.message] : e.message.hasPrefix("field `") ? fieldOf(e) : [:],
+                                    nothingSaved: true)
+        }
+    }
+
+    /// When the new entry is dated: the form's "When" read as `new --date` reads it (now when it is
+    /// empty), or the reason it does not read.
+    static func moment(_ body: RequestBody, in diary: Diary) throws -> (LocalDateTime, DaybookError?) {
+        guard let text = try body.string("date"), !text.trimmingCharacters(in: .whitespaces).isEmpty else { return (diary.clock.nowLocal, nil) }
+        do {
+            return (try DateExpression.moment(text, clock: diary.clock, mondayFirst: diary.config.weekStartsOnMonday), nil)
+        } catch let e as DaybookError {
+            return (diary.clock.nowLocal, e)
         }
     }
 
@@ -84,7 +104,8 @@ struct EntryRoutes {
     static func revise(_ id: String, _ body: RequestBody, in diary: Diary) throws -> Response {
         let rel = try resolve(id, in: diary)
         let loaded = try body.requiredString("version")
-        guard let data = FileManager.default.contents(atPath: diary.url(rel).path) else { throw HTTPError(.notFound) }
+        guard let bytes = try diary.fileBytes(rel) else { throw HTTPError(.notFound) }
+        let data = Data(bytes.dropLast())
         let current = try Repository.blobID(of: data)
         guard current == loaded else { return try reviseOlder(rel, loaded: loaded, current: data, body, in: diary) }
         do {
@@ -146,6 +167,34 @@ struct EntryRoutes {
         }
     }
 
+    /// The raw text of an entry file, from the page of an entry that does not read: written as
+    /// typed (with a final newline), even when it still does not read, so no word typed is lost,
+    /// in one commit; refused with 409 when the file changed since the page loaded it. The answer
+    /// has the new version and the problems the file still has.
+    static func saveRaw(_ id: String, _ body: RequestBody, in diary: Diary) throws -> Response {
+        let rel = try resolve(id, in: diary)
+        let loaded = try body.requiredString("version")
+        var text = try body.requiredString("text")
+        if !text.hasSuffix("\n") { text += "\n" }
+        guard let bytes = try diary.fileBytes(rel) else { throw HTTPError(.notFound) }
+        let data = Data(bytes.dropLast())
+        let current = try Repository.blobID(of: data)
+        guard current == loaded else {
+            return json(.object([("error", .string("the file changed on disk since the page loaded it; nothing was overwritten")),
+                                 ("version", .string(current))]), status: .conflict)
+        }
+        do {
+            let change = try Change(diary)
+            try change.rewrite(rel, expected: data, with: Data(text.utf8))
+            let outcome = diary.readEntry(rel)
+            try change.commit("edit: \(outcome.entry?.title ?? ((rel as NSString).lastPathComponent as NSString).deletingPathExtension)")
+            return json(.object([("version", .string(try version(of: rel, in: diary) ?? "")),
+                                 ("problems", .array(outcome.problems.map { .string($0.description) }))]))
+        } catch let e as DaybookError {
+            return Refusal.response(e)
+        }
+    }
+
     static func fieldOf(_ e: DaybookError) -> [String: String] {
         let m = e.message
         guard let start = m.range(of: "field `"), let end = m[start.upperBound...].firstIndex(of: "`") else { return [:] }
@@ -157,13 +206,14 @@ struct EntryRoutes {
         let rel = try resolve(id, in: diary)
         let outcome = diary.readEntry(rel)
         guard let entry = outcome.entry else {
+            if let link = outcome.problems.first(where: RequestGuard<DiaryRequestContext>.isLinkRefusal) { throw link }
             throw HTTPError(.unprocessableContent, message: outcome.problems.first?.description ?? "the entry cannot be read")
         }
         return (rel, entry, try version(of: rel, in: diary) ?? "")
     }
 
     static func version(of rel: String, in diary: Diary) throws -> String? {
-        try FileManager.default.contents(atPath: diary.url(rel).path).map { try Repository.blobID(of: $0) }
+        try diary.fileBytes(rel).map { try Repository.blobID(of: Data($0.dropLast())) }
     }
 
     /// An entry named by its id or an id prefix only: never a path, so a request cannot reach a

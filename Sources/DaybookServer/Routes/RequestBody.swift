@@ -64,10 +64,17 @@ struct RequestBody {
 
 /// What a refused change looks like to the page: a message, and the reason at each field.
 enum Refusal {
-    static func response(_ error: DaybookError, fields: [String: String] = [:]) -> Response {
+    /// "Nothing to do" is 200 (a coding made again changes nothing), unless `nothingSaved` says
+    /// that the request asked for something new and nothing was saved (a new entry's empty body).
+    static func response(_ error: DaybookError, fields: [String: String] = [:], nothingSaved: Bool = false) -> Response {
         var o: [(String, JSONValue)] = [("error", .string(error.description))]
         if !fields.isEmpty { o.append(("fields", .object(fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
-        let status: HTTPResponse.Status = error.kind == .nothing ? .ok : error.kind == .git || error.kind == .io ? .conflict : .unprocessableContent
+        let status: HTTPResponse.Status = switch error.kind {
+        case _ where RequestGuard<DiaryRequestContext>.isLinkRefusal(error): .forbidden
+        case .nothing: nothingSaved ? .unprocessableContent : .ok
+        case .git, .io: .conflict
+        case .usage, .input: .unprocessableContent
+        }
         return EntryRoutes.json(.object(o), status: status)
     }
 }

@@ -12,7 +12,8 @@ struct StrokeRoutes {
             let id = try context.parameters.require("id")
             return try access.with { diary in
                 let rel = try EntryRoutes.resolve(id, in: diary)
-                guard let bytes = StrokeFile.read(diary.url(StrokeFile.path(ofEntry: rel))) else {
+                // Never through a symbolic link (the core's rule): a linked stroke file is refused with 403.
+                guard let bytes = try diary.fileBytes(StrokeFile.path(ofEntry: rel)) else {
                     return EntryRoutes.json(.object([("format", .string(StrokeFile.format)), ("version", .int(StrokeFile.version)), ("strokes", .array([]))]))
                 }
                 return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

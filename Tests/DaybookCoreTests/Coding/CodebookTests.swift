@@ -133,4 +133,17 @@ final class CodebookTests: XCTestCase {
         XCTAssertEqual(book.closeNames(to: "frustraton").first, "frustration")
         XCTAssertTrue(book.closeNames(to: "zzzzzzzz").isEmpty)
     }
+
+    /// Codes added while coding get distinct colours: the palette's first free one (issue 41).
+    func testCodesAddedWhileCodingGetColoursNoCodeHas() throws {
+        var book = try Codebook.parse("codes:\n  trust: {color: \"#0969DA\"}\n  care: {}\n", path: "codebook.yml")
+        XCTAssertTrue(book.addIfMissing("relief"))
+        XCTAssertTrue(book.addIfMissing("hope"))
+        XCTAssertFalse(book.addIfMissing("trust"))
+        XCTAssertEqual(book.code("relief")?.color, "#d1242f", "#0969da is taken (in capitals)")
+        XCTAssertEqual(book.code("hope")?.color, "#1a7f37")
+        for i in 0..<20 { book.addIfMissing("c\(i)") }
+        let colours = (0..<7).compactMap { book.code("c\($0)")?.color }
+        XCTAssertEqual(Set(colours).count, 7, "the rest of the palette, none twice, before it goes round")
+    }
 }

@@ -46,14 +46,15 @@ final class QuickStatusTests: DiaryTestCase {
         return (quick, full)
     }
 
-    /// A symbolic link whose target is gone is committed as a link, as git commits it, and is
-    /// then no pending change (it was read as deleted, and stayed "added" for ever).
-    func testADanglingSymbolicLinkIsCommittedAsALink() throws {
+    /// A symbolic link whose target is gone is still a link (not read as deleted): pending, as git
+    /// sees it, and, as every link, never committed by daybook (issue 41) but named as left out.
+    func testADanglingSymbolicLinkIsPendingAndLeftOutOfTheCommit() throws {
         XCTAssertEqual(symlink("no-such-target", tmp.appendingPathComponent("notes-link").path), 0)
         XCTAssertEqual(try repo.pendingChanges().map(\.path), ["notes-link"])
-        try repo.commit(paths: ["notes-link"], message: "link")
-        XCTAssertEqual(try repo.pendingChanges().map(\.path), [])
-        XCTAssertEqual(try repo.fullPendingChanges(refreshIndex: false).map(\.path), [])
+        XCTAssertNil(try repo.commit(paths: ["notes-link"], message: "link"))
+        XCTAssertEqual(repo.linksLeftOut, ["notes-link"])
+        XCTAssertEqual(try repo.pendingChanges().map(\.path), ["notes-link"])
+        XCTAssertEqual(try repo.fullPendingChanges(refreshIndex: false).map(\.path), ["notes-link"])
     }
 
     func testACleanTreeIsAnsweredQuicklyAndEmpty() throws {

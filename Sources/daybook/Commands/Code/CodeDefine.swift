@@ -29,5 +29,7 @@ struct CodeDefine: ParsableCommand {
         let diary = try global.openDiary()
         let (existed, place) = try diary.defineCode(code, parent: parent, description: description, color: color)
         global.confirm("daybook: \(existed ? "changed" : "defined") \(code)\(place) in \(diary.displayPath(Codebook.fileName))")
+        // Said here, once, when the colour is chosen; the pages then underline in the darker shade without a word.
+        if let color, let warning = CodeColorContrast.diagnostic(code: code, color: color, in: diary) { Terminal.warning(warning) }
     }
 }

@@ -22,16 +22,9 @@ struct CodeMerge: ParsableCommand {
         let sources = try codes.map(CodeCommand.name).filter { $0 != target }
         guard !sources.isEmpty else { throw DaybookError.usage("name the codes to merge into \(target)") }
         let diary = try global.openDiary()
-        var book = try Codebook.load(diary)
-        let defined = sources.contains(where: book.contains)
-        try book.merge(sources, into: target)
-        let change = try Change(diary)
-        try change.allOrNothing("code merge")
-        let titles = try CodeCommand.recode(diary, in: change) { sources.contains($0) ? target : nil }
-        guard defined || !titles.isEmpty else { throw DaybookError.nothing("daybook: none of \(sources.joined(separator: ", ")) is in the codebook or in any entry") }
-        try change.write(book)
-        let summary = "\(sources.joined(separator: ", ")) → \(target) (\(CodeCommand.plural(titles.count, "entry")))"
-        try change.commit("code merge: \(summary)" + (titles.isEmpty ? "" : "\n\n" + titles.joined(separator: "\n")))
+        // The rule is the core's (CodeRenaming.merge), which the web app's code page uses too.
+        let (summary, warnings) = try CodeRenaming.merge(sources, into: target, in: diary)
+        Terminal.warnings(warnings)
         global.confirm("daybook: merged \(summary)")
     }
 }
