@@ -35,6 +35,16 @@ def strace_works():
         return False
 
 
+def wait_until_listening(port, tries=100, pause=0.05):
+    """Until a server the test started accepts connections on 127.0.0.1:port (at most tries x pause s)."""
+    for _ in range(tries):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(pause)
+
+
 def daybook_binary():
     for cand in (os.environ.get("DAYBOOK_BIN"), str(ROOT / ".build/debug/daybook")):
         if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
@@ -169,12 +179,7 @@ def git_daemon(base):
                                f"--base-path={base}", "--listen=127.0.0.1", f"--port={port}", str(base)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_until_listening(port)
         yield port
     finally:
         daemon.terminate()

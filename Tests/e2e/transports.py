@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from conftest import wait_until_listening
+
 
 def make_ca(folder, names=("localhost",), ips=("127.0.0.1",)):
     """A certificate authority and a server certificate it signed for `names` and `ips`; returns
@@ -217,12 +219,7 @@ def sshd(folder, authorized_key, user):
     p = subprocess.Popen([sshd_binary(), "-D", "-e", "-f", str(config)], stdout=subprocess.DEVNULL,
                          stderr=open(folder / "sshd.log", "w"))
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.02)
+        wait_until_listening(port, pause=0.02)
         yield port, (folder / "host_ed25519.pub").read_text().strip()
     finally:
         p.terminate()
