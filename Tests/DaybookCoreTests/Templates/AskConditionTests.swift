@@ -92,7 +92,7 @@ final class AskConditionTests: XCTestCase {
     }
 
     func testErrorsNameTheTemplateLineAndWhatIsWrong() {
-        XCTAssertEqual(error("a == z"), "templates/t.md:10:11: field `f`: `when: a == z`: `a` cannot be `z`: `z` is not one of x, y")
+        XCTAssertEqual(error("a == z"), "templates/t.md:10:11: field `f`: `when: a == z`: `a` cannot be `z`: `z` is not one of x, y (nor their numbers 1–2)")
         XCTAssertEqual(error("zz > 3"), "templates/t.md:10:11: field `f`: `when: zz > 3`: `zz` is not a field asked before this one (earlier fields: a, n)")
         XCTAssertEqual(error("f == 1"), "templates/t.md:10:11: field `f`: `when: f == 1`: `f` is not a field asked before this one (earlier fields: a, n)")
         XCTAssertEqual(error("a < x"), "templates/t.md:10:11: field `f`: `when: a < x`: `<` compares numbers, integers, scales, dates and times; `a` is a choice field")

@@ -42,7 +42,7 @@ final class TemplateFillTests: XCTestCase {
         XCTAssertEqual(try error(["minutes=lots", "mood=11", "feeling=bored"]), """
             3 fields do not fit template emotion; nothing saved:
               --set mood=11: field `mood`: 11 is off the scale 1–10 (template emotion)
-              --set feeling=bored: field `feeling`: `bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (template emotion)
+              --set feeling=bored: field `feeling`: `bored` is not one of enjoyment, sadness, anger, fear, disgust, surprise (nor their numbers 1–6) (template emotion)
               --set minutes=lots: field `minutes`: `lots` is not a number (template emotion)
             """)
         XCTAssertEqual(try error(["minutes=lots"]), """
