@@ -21,7 +21,8 @@ def test_follow_ups_show_and_hide_as_answers_change_and_a_hidden_one_is_not_save
 
         # Nothing answered yet: `not smoked` holds, the follow-ups of yes are hidden.
         assert not shown("cigarettes") and not shown("place") and shown("craving")
-        form.find_element(By.CSS_SELECTOR, "input[name='field:smoked']").click()
+        # A bool is yes / no / not answered (issue 41): "yes" opens the follow-ups.
+        form.find_element(By.CSS_SELECTOR, "input[name='field:smoked'][value=true]").click()
         wait_for(lambda: shown("cigarettes") and not shown("craving"))
         assert not shown("place")
         cigarettes = form.find_element(By.CSS_SELECTOR, "input[name='field:cigarettes']")
@@ -30,7 +31,7 @@ def test_follow_ups_show_and_hide_as_answers_change_and_a_hidden_one_is_not_save
         form.find_element(By.CSS_SELECTOR, "input[type=radio][value=bar]").click()
         shot(browser, "conditions-yes.png")
         # Changing the answer back hides the follow-ups again, though they hold answers.
-        form.find_element(By.CSS_SELECTOR, "input[name='field:smoked']").click()
+        form.find_element(By.CSS_SELECTOR, "input[name='field:smoked'][value=false]").click()
         wait_for(lambda: not shown("cigarettes") and not shown("place") and shown("craving"))
         form.find_element(By.NAME, "title").send_keys("Browser day")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
