@@ -59,7 +59,7 @@ struct Daybook: ParsableCommand {
         Change.notice = Terminal.warning
         let args = movingGlobalOptions(Array(CommandLine.arguments.dropFirst()))
         // `--version` alone prints at once, as git's does: ArgumentParser would first look for a
-        // completion-script request by reflecting over its own options, two thirds of the time.
+        // completion-script request by reflecting over its own options (most of its work for this).
         if args == ["--version"] {
             print(version)
             Foundation.exit(0)
