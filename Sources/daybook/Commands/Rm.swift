@@ -17,7 +17,7 @@ struct Rm: ParsableCommand {
         let diary = try global.openDiary()
         // Stdin is read before the lock is taken; the entries are found within the change, from
         // the walk it made for the outside edits (issue 19), which it has committed by then.
-        let input = entries.contains("-") ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
+        let input = TextInput.entryNames(if: entries)
         let change = try Change(diary)
         let rels = try EntryReference(change).resolveMany(entries) { input }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named") }

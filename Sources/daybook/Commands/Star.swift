@@ -19,7 +19,7 @@ struct Star: ParsableCommand {
         let verb = on ? "star" : "unstar"
         let diary = try global.openDiary()
         // Stdin is read before the lock is taken, as `rm` does.
-        let input = entries.contains("-") ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
+        let input = TextInput.entryNames(if: entries)
         let change = try Change(diary)
         let rels = try EntryReference(change).resolveMany(entries) { input }
         guard !rels.isEmpty else { throw DaybookError.usage("no entries named") }

@@ -16,6 +16,12 @@ enum TextInput {
         return text
     }
 
+    /// Stdin, when an ENTRY argument is `-` (the entries are listed there, one a line); else "".
+    /// Read before a change takes the diary's lock, so a slow producer never holds it.
+    static func entryNames(if arguments: [String]) -> String {
+        arguments.contains("-") ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : ""
+    }
+
     /// The text as `read` gives it when no editor is to be opened for it; nil when one is.
     static func withoutAsking(message: String?, edit: Bool?, start: String?) -> String? {
         if let message { return edit == true && Terminal.stdinIsTerminal ? nil : message }
